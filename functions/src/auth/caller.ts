@@ -1,0 +1,33 @@
+// Who is calling: a Firebase Auth ID token (the Auth emulator locally) becomes a Caller.
+// OAuth 2.1 access tokens for Claude's remote connectors will be verified here too (later issue):
+// `verifyBearer` is the one seam every protected domain goes through.
+import { getAuth } from "firebase-admin/auth";
+import { adminApp } from "../platform/firebase.js";
+import { unauthenticated } from "../mcp/errors.js";
+
+export interface Caller {
+  uid: string;
+  /** Custom claims on the token, e.g. `{clinician: true}` or `{admin: true}`. */
+  claims: Record<string, unknown>;
+  email?: string;
+}
+
+const RESERVED_CLAIMS = new Set([
+  "aud", "auth_time", "exp", "firebase", "iat", "iss", "sub", "uid", "user_id", "email", "email_verified", "name", "picture",
+]);
+
+/** Reads `Authorization: Bearer <token>`; throws an unauthenticated error when absent or invalid. */
+export async function verifyBearer(authorization: string | undefined): Promise<Caller> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  if (!match?.[1]) throw unauthenticated();
+  try {
+    const decoded = await getAuth(adminApp()).verifyIdToken(match[1], false);
+    const claims: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(decoded)) if (!RESERVED_CLAIMS.has(k)) claims[k] = v;
+    return { uid: decoded.uid, claims, ...(decoded.email ? { email: decoded.email } : {}) };
+  } catch {
+    throw unauthenticated("The bearer token is invalid or expired: sign in again and send a fresh Firebase ID token");
+  }
+}
+
+export const hasClaim = (caller: Caller, claim: string): boolean => caller.claims[claim] === true;

@@ -1,0 +1,182 @@
+// One HTTPS function per domain: MCP (Streamable HTTP, stateless) at the function's root,
+// /healthz, and the domain's own routes. Everything a domain shares is here: request ids,
+// Origin/Host checks, body limits, malformed JSON-RPC, authentication, logging.
+import { randomUUID } from "node:crypto";
+import type { Request, Response } from "express";
+import { createMcpHandler } from "@modelcontextprotocol/server";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { verifyBearer, type Caller } from "../auth/caller.js";
+import type { DomainDefinition, RequestContext } from "../mcp/define.js";
+import { asToolError, INTERNAL_ERROR_TEXT, ToolError } from "../mcp/errors.js";
+import { log as rootLog } from "../mcp/log.js";
+import { buildServer } from "../mcp/server.js";
+import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
+import { corsHeaders, hostAllowed, originAllowed } from "./origin.js";
+
+const DEFAULT_MAX_BODY = 1024 * 1024;
+
+type Loader = () => Promise<{ default: DomainDefinition }>;
+
+interface Loaded {
+  domain: DomainDefinition;
+  mcp: ReturnType<typeof toNodeHandler>;
+}
+
+/**
+ * The request handler for a domain's function. The domain module is imported on first use (so a
+ * function loads only its own domain), or right away when this process serves that function.
+ */
+export function serveDomain(name: string, load: Loader): (req: Request, res: Response) => Promise<void> {
+  let loading: Promise<Loaded> | undefined;
+  const ready = () => (loading ??= prepare(load));
+  // Cloud Run / the emulator tell a process which function it serves: warm up before traffic.
+  if (process.env.FUNCTION_TARGET === name || process.env.K_SERVICE === name) ready().catch(() => (loading = undefined));
+
+  return async (req, res) => {
+    const requestId = (req.get("x-cloud-trace-context") ?? "").split("/")[0] || randomUUID();
+    const log = rootLog.child({ domain: name, requestId });
+    res.set("x-request-id", requestId);
+    try {
+      await handle(req, res, await ready(), requestId, log);
+    } catch (err) {
+      log.error("request failed", { err, path: req.path });
+      if (!res.headersSent) sendJsonRpcError(res, 500, -32603, `${INTERNAL_ERROR_TEXT} (request id ${requestId}).`);
+    }
+  };
+}
+
+async function prepare(load: Loader): Promise<Loaded> {
+  const { default: domain } = await load();
+  await domain.warmup?.();
+  const handler = createMcpHandler(
+    ({ authInfo, requestInfo }) => {
+      const extra = (authInfo?.extra ?? {}) as { caller?: Caller; requestId?: string; baseUrl?: string };
+      const requestId = extra.requestId ?? requestInfo?.headers.get("x-request-id") ?? randomUUID();
+      return buildServer(domain, {
+        caller: extra.caller,
+        requestId,
+        log: rootLog.child({ domain: domain.name, requestId }),
+        baseUrl: extra.baseUrl ?? "",
+      });
+    },
+    {
+      legacy: "stateless",
+      maxRequestBodySize: domain.maxBodyBytes ?? DEFAULT_MAX_BODY,
+      onerror: (err) => rootLog.warn("mcp transport error", { domain: domain.name, error: err.message }),
+    },
+  );
+  return { domain, mcp: toNodeHandler(handler, { maxRequestBodySize: domain.maxBodyBytes ?? DEFAULT_MAX_BODY }) };
+}
+
+async function handle(req: Request, res: Response, { domain, mcp }: Loaded, requestId: string, log: typeof rootLog): Promise<void> {
+  const path = req.path.replace(/\/+$/, "") || "/";
+  const cors = corsHeaders(req);
+
+  if (!hostAllowed(req) || !originAllowed(req)) {
+    log.warn("refused origin", { origin: req.get("origin"), host: req.get("host") });
+    return sendJsonRpcError(res, 403, JSONRPC.INVALID_REQUEST, "Forbidden: this origin may not call this server.");
+  }
+  res.set(cors);
+  if (req.method === "OPTIONS") {
+    res.status(204).end();
+    return;
+  }
+  if (path === "/healthz" && req.method === "GET") {
+    return sendJson(res, 200, { status: "ok", domain: domain.name, version: domain.version });
+  }
+
+  const maxBody = domain.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const size = (req as Request & { rawBody?: Buffer }).rawBody?.length ?? Number(req.get("content-length") ?? 0);
+  if (size > maxBody) {
+    return sendJsonRpcError(
+      res,
+      413,
+      JSONRPC.INVALID_REQUEST,
+      `Request body too large: ${formatBytes(size)}; this server accepts at most ${formatBytes(maxBody)} per request.`,
+    );
+  }
+
+  const baseUrl = baseUrlOf(req);
+  const route = domain.routes?.find((r) => r.path === path);
+  if (route) {
+    if (req.method !== route.method) return sendJson(res, 405, { error: `Use ${route.method} for ${path}` }, { allow: route.method });
+    const ctx: RequestContext = {
+      caller: undefined,
+      requestId,
+      log,
+      baseUrl,
+      signal: new AbortController().signal,
+      progress: async () => undefined,
+    };
+    try {
+      const reply = await route.handle({ body: req.body, headers: req.headers, clientIp: clientIp(req) }, ctx);
+      return sendJson(res, reply.status, reply.body, reply.headers);
+    } catch (err) {
+      const error = asToolError(err);
+      if (error.kind === "internal") log.error("route failed", { path, err });
+      const headers: Record<string, string> = error.extra.retryAfterSeconds ? { "retry-after": String(error.extra.retryAfterSeconds) } : {};
+      return sendJson(res, error.status, { error: error.kind === "internal" ? `${INTERNAL_ERROR_TEXT} (request id ${requestId}).` : error.message }, headers);
+    }
+  }
+  if (path !== "/") return sendJson(res, 404, { error: `No such endpoint: ${path}. The MCP endpoint is this function's root URL.` });
+
+  let caller: Caller | undefined;
+  if (domain.access === "signed-in" && req.method !== "GET") {
+    try {
+      caller = await verifyBearer(req.get("authorization"));
+    } catch (err) {
+      const error = err instanceof ToolError ? err : asToolError(err);
+      return sendJsonRpcError(res, 401, JSONRPC.UNAUTHORIZED, error.toText(), {
+        "www-authenticate": `Bearer realm="${domain.name}", error="invalid_token", error_description="${error.message.replace(/"/g, "'")}"`,
+      });
+    }
+  }
+
+  let body: unknown = req.body;
+  if (req.method === "POST") {
+    const parsed = parseBody(req);
+    if (!parsed.ok) return sendJsonRpcError(res, 400, JSONRPC.PARSE_ERROR, "Parse error: the request body is not valid JSON.");
+    body = parsed.value;
+    if (body === null || typeof body !== "object") {
+      return sendJsonRpcError(res, 400, JSONRPC.INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC 2.0 request object.");
+    }
+  }
+  (req as Request & { auth?: unknown }).auth = {
+    token: "",
+    clientId: caller?.uid ?? "anonymous",
+    scopes: [],
+    extra: { caller, requestId, baseUrl },
+  };
+  await mcp(req as never, res as never, body);
+}
+
+// The Functions framework has parsed application/json already (and answered bad JSON itself);
+// other content types arrive raw, and are parsed here so malformed input gets JSON-RPC -32700.
+function parseBody(req: Request): { ok: true; value: unknown } | { ok: false } {
+  if (req.body !== undefined && !Buffer.isBuffer(req.body) && typeof req.body !== "string") return { ok: true, value: req.body };
+  const raw = (req as Request & { rawBody?: Buffer }).rawBody ?? (Buffer.isBuffer(req.body) ? req.body : Buffer.from(String(req.body ?? "")));
+  try {
+    return { ok: true, value: JSON.parse(raw.toString("utf8")) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function baseUrlOf(req: Request): string {
+  const proto = req.get("x-forwarded-proto")?.split(",")[0] ?? req.protocol;
+  const suffix = req.url === "/" ? "" : req.url;
+  const prefix = suffix && req.originalUrl.endsWith(suffix) ? req.originalUrl.slice(0, -suffix.length) : req.originalUrl.replace(/\?.*$/, "");
+  return `${proto}://${req.get("host")}${prefix.replace(/\/+$/, "")}`;
+}
+
+// Google's front end appends the caller's address as the last X-Forwarded-For entry; earlier
+// entries are whatever the client sent and cannot be trusted.
+function clientIp(req: Request): string {
+  const forwarded = req.get("x-forwarded-for");
+  const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();
+  return last ?? req.socket.remoteAddress ?? "unknown";
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
+}

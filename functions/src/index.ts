@@ -1,0 +1,16 @@
+// Firebase entry point: one HTTPS function per domain, MCP at each function's root.
+// Each function imports only its own domain, lazily, so a cold start never pays for the others.
+import { onRequest, type HttpsOptions } from "firebase-functions/v2/https";
+import { serveDomain } from "./http/endpoint.js";
+
+const common: HttpsOptions = {
+  region: "us-central1",
+  invoker: "public", // MCP clients call the URL directly; each domain checks the caller itself
+  cors: false, // Origin is checked in http/origin.ts
+  concurrency: 80,
+};
+
+export const mermaid = onRequest(
+  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 60 },
+  serveDomain("mermaid", () => import("./domains/mermaid/index.js")),
+);

@@ -1,0 +1,64 @@
+// Building tool results, and keeping every result inside what MCP clients accept
+// (Claude Code: ~25k tokens per result; Claude: ~1 MB; images <= 8000 px a side and 5 MB).
+import type { CallToolResult, ContentBlock, ImageContent } from "@modelcontextprotocol/server";
+
+/** Characters of text one result may carry before it is cut (about 25k tokens). */
+export const MAX_RESULT_TEXT = Number(process.env.MCP_MAX_RESULT_CHARS ?? 100_000);
+/** Longest image side we hand to a model, and the most bytes. */
+export const MAX_IMAGE_SIDE = 1568;
+export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
+
+export const TRUNCATION_MARKER = "[truncated]";
+
+/**
+ * Cuts `text` to `limit` characters and says so. With a `cursor`, the note tells the caller how
+ * to fetch the rest; without one it says what was dropped.
+ */
+export function truncateText(text: string, limit = MAX_RESULT_TEXT, cursor?: string): { text: string; truncated: boolean } {
+  if (text.length <= limit) return { text, truncated: false };
+  const note = cursor
+    ? `\n\n${TRUNCATION_MARKER} Showing ${limit} of ${text.length} characters. Call again with cursor "${cursor}" for the rest.`
+    : `\n\n${TRUNCATION_MARKER} Showing ${limit} of ${text.length} characters; narrow the request to see the rest.`;
+  return { text: text.slice(0, limit) + note, truncated: true };
+}
+
+/** Text of a JSON value as models read it best: pretty, but compact when large. */
+export function jsonText(data: unknown): string {
+  const pretty = JSON.stringify(data, null, 2);
+  return pretty.length > 20_000 ? JSON.stringify(data) : pretty;
+}
+
+export const textContent = (text: string): ContentBlock => ({ type: "text", text });
+
+export function imageContent(data: Buffer, mimeType = "image/png"): ImageContent {
+  return { type: "image", data: data.toString("base64"), mimeType };
+}
+
+/**
+ * Downscales an image that is larger than clients accept (side or bytes). Loads sharp only when
+ * needed, so domains without images never pay for it.
+ */
+export async function fitImageForModel(data: Buffer, mimeType = "image/png"): Promise<ImageContent> {
+  const { default: sharp } = await import("sharp");
+  const meta = await sharp(data).metadata();
+  const side = Math.max(meta.width ?? 0, meta.height ?? 0);
+  if (side <= MAX_IMAGE_SIDE && data.length <= MAX_IMAGE_BYTES) return imageContent(data, mimeType);
+  let out = await sharp(data).resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside" }).png().toBuffer();
+  if (out.length > MAX_IMAGE_BYTES) {
+    out = await sharp(data).resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside" }).jpeg({ quality: 80 }).toBuffer();
+    return imageContent(out, "image/jpeg");
+  }
+  return imageContent(out, "image/png");
+}
+
+/** Applies the text limit to every text block of a result (the total, in order). */
+export function guardResultSize(result: CallToolResult, limit = MAX_RESULT_TEXT): CallToolResult {
+  let budget = limit;
+  const content = result.content.map((block) => {
+    if (block.type !== "text") return block;
+    const { text } = truncateText(block.text, Math.max(budget, 0));
+    budget -= Math.min(block.text.length, budget);
+    return { ...block, text };
+  });
+  return { ...result, content };
+}

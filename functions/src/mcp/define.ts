@@ -1,0 +1,152 @@
+// The definition helpers every domain uses: tool(), staticResource(), resourceTemplate(), prompt(),
+// and defineDomain(). A definition is plain data plus a handler; mcp/server.ts registers them with
+// the SDK for each request, so a domain file never touches the SDK's server object.
+import type { z } from "zod";
+import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { Caller } from "../auth/caller.js";
+import type { Logger } from "./log.js";
+
+/** What every handler receives besides its input. */
+export interface RequestContext {
+  /** The signed-in caller; always set in domains with `access: "signed-in"`. */
+  caller: Caller | undefined;
+  requestId: string;
+  log: Logger;
+  /** Aborted when the client cancels or disconnects. */
+  signal: AbortSignal;
+  /** Reports progress to clients that asked for it (no-op otherwise). */
+  progress(done: number, total?: number, message?: string): Promise<void>;
+  /** Absolute URL of this domain's MCP endpoint, for links in results. */
+  baseUrl: string;
+}
+
+/** A handler's structured answer: `data` becomes structuredContent and (as JSON) the text. */
+export interface StructuredResult<T> {
+  data: T;
+  /** Text for the model instead of the JSON of `data`. */
+  text?: string;
+  /** More blocks after the text (images, resource links). */
+  content?: ContentBlock[];
+}
+
+type Out<O> = O extends z.ZodType ? StructuredResult<z.input<O>> : CallToolResult | string;
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType | undefined = z.ZodType | undefined> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: I;
+  outputSchema?: O;
+  annotations: Omit<ToolAnnotations, "title"> & {
+    readOnlyHint: boolean;
+    openWorldHint: boolean;
+  };
+  handler(input: z.output<I>, ctx: RequestContext): Promise<Out<O>>;
+}
+
+export function tool<I extends z.ZodObject, O extends z.ZodType | undefined = undefined>(
+  config: Omit<ToolDefinition<I, O>, "handler">,
+  handler: ToolDefinition<I, O>["handler"],
+): ToolDefinition<I, O> {
+  return { ...config, handler };
+}
+
+export interface StaticResourceDefinition {
+  kind: "static";
+  name: string;
+  uri: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  read(uri: URL, ctx: RequestContext): Promise<ReadResourceResult>;
+}
+
+export interface ResourceListPage {
+  resources: { uri: string; name: string; title?: string; description?: string; mimeType?: string }[];
+  nextCursor?: string;
+}
+
+export interface ResourceTemplateDefinition {
+  kind: "template";
+  name: string;
+  uriTemplate: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  /** Concrete resources for resources/list (one page). */
+  list?(ctx: RequestContext, cursor: string | undefined): Promise<ResourceListPage>;
+  /** Completion of template variables, e.g. `{ author: (prefix) => [...] }`. */
+  complete?: Record<string, (prefix: string, ctx: RequestContext) => Promise<string[]>>;
+  read(uri: URL, variables: Record<string, string>, ctx: RequestContext): Promise<ReadResourceResult>;
+}
+
+export type ResourceDefinition = StaticResourceDefinition | ResourceTemplateDefinition;
+
+export function staticResource(config: Omit<StaticResourceDefinition, "kind" | "read">, read: StaticResourceDefinition["read"]): StaticResourceDefinition {
+  return { kind: "static", ...config, read };
+}
+
+export function resourceTemplate(
+  config: Omit<ResourceTemplateDefinition, "kind" | "read">,
+  read: ResourceTemplateDefinition["read"],
+): ResourceTemplateDefinition {
+  return { kind: "template", ...config, read };
+}
+
+export interface PromptDefinition<A extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  argsSchema: A;
+  /** Completion of string arguments, e.g. `{ author: (prefix, ctx) => [...] }`. */
+  complete?: Record<string, (prefix: string, ctx: RequestContext) => Promise<string[]>>;
+  handler(args: z.output<A>, ctx: RequestContext): Promise<GetPromptResult | string>;
+}
+
+export function prompt<A extends z.ZodObject>(config: Omit<PromptDefinition<A>, "handler">, handler: PromptDefinition<A>["handler"]): PromptDefinition<A> {
+  return { ...config, handler };
+}
+
+/** Extra HTTP endpoints a domain serves beside MCP (e.g. mermaid's /api/*). */
+export interface HttpRoute {
+  method: "GET" | "POST";
+  path: string;
+  handle(req: HttpRequest, ctx: RequestContext): Promise<HttpReply>;
+}
+
+export interface HttpRequest {
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+  clientIp: string;
+}
+
+export interface HttpReply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface DomainDefinition {
+  /** Function name and MCP server name suffix, e.g. "mermaid". */
+  name: string;
+  title: string;
+  version: string;
+  description: string;
+  /** Told to the agent at connection: how to use this domain's tools well. */
+  instructions: string;
+  /** "public": anyone (rate limited where it matters); "signed-in": Firebase ID token required. */
+  access: "public" | "signed-in";
+  // The definitions are heterogeneous in their schemas; each was type-checked where it was made.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  tools: ToolDefinition<any, any>[];
+  resources?: ResourceDefinition[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  prompts?: PromptDefinition<any>[];
+  routes?: HttpRoute[];
+  /** Largest request body accepted, in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Work done once per instance before the first request (e.g. loading a renderer). */
+  warmup?(): Promise<void>;
+}
+
+export const defineDomain = (domain: DomainDefinition): DomainDefinition => domain;

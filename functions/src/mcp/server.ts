@@ -1,0 +1,210 @@
+// Builds the MCP server for one request from a domain's definitions. Stateless by design: every
+// HTTP request gets a fresh server (a shared one would leak state between callers), so this
+// must stay cheap: it only registers plain definitions.
+import { z } from "zod";
+import {
+  completable,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceTemplate,
+  type CallToolResult,
+  type GetPromptResult,
+  type ReadResourceResult,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { Caller } from "../auth/caller.js";
+import { guardResultSize, jsonText, textContent } from "./content.js";
+import type { DomainDefinition, RequestContext, ResourceTemplateDefinition, StructuredResult, ToolDefinition } from "./define.js";
+import { asToolError, INTERNAL_ERROR_TEXT, ToolError } from "./errors.js";
+import type { Logger } from "./log.js";
+import { parseInput, passThrough } from "./validation.js";
+
+export interface RequestScope {
+  caller: Caller | undefined;
+  requestId: string;
+  log: Logger;
+  baseUrl: string;
+}
+
+export function buildServer(domain: DomainDefinition, scope: RequestScope): McpServer {
+  const server = new McpServer(
+    { name: `${domain.name}-mcp`, title: domain.title, version: domain.version, description: domain.description },
+    {
+      instructions: domain.instructions,
+      capabilities: {
+        tools: {},
+        ...(domain.resources?.length ? { resources: {}, completions: {} } : {}),
+        ...(domain.prompts?.length ? { prompts: {}, completions: {} } : {}),
+      },
+    },
+  );
+  const context = (sdk?: ServerContext): RequestContext => contextFor(scope, sdk);
+
+  for (const t of domain.tools) registerTool(server, t, context);
+  for (const r of domain.resources ?? []) {
+    if (r.kind === "static") {
+      server.registerResource(r.name, r.uri, { title: r.title, description: r.description, mimeType: r.mimeType }, (uri, sdk) =>
+        guardResource(() => r.read(uri, context(sdk)), uri.href, scope),
+      );
+    } else {
+      const complete = Object.fromEntries(
+        Object.entries(r.complete ?? {}).map(([name, fn]) => [name, (value: string) => fn(value, context()).then((v) => v.slice(0, 100))]),
+      );
+      const template = new ResourceTemplate(r.uriTemplate, { list: undefined, complete });
+      server.registerResource(r.name, template, { title: r.title, description: r.description, mimeType: r.mimeType }, (uri, vars, sdk) =>
+        guardResource(() => r.read(uri, flattenVariables(vars), context(sdk)), uri.href, scope),
+      );
+    }
+  }
+  const listable = (domain.resources ?? []).filter((r): r is ResourceTemplateDefinition => r.kind === "template" && !!r.list);
+  if (listable.length) overrideResourceList(server, domain, listable, context);
+
+  for (const p of domain.prompts ?? []) {
+    const shape: Record<string, z.ZodType> = { ...p.argsSchema.shape };
+    for (const [name, fn] of Object.entries(p.complete ?? {})) {
+      const field = shape[name];
+      if (field) shape[name] = completable(field, (value: unknown) => fn(String(value ?? ""), context()).then((v) => v.slice(0, 100)));
+    }
+    server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: z.object(shape) }, async (args: unknown, sdk: ServerContext) => {
+      try {
+        const out = await p.handler(args as never, context(sdk));
+        return typeof out === "string" ? promptText(p.description, out) : out;
+      } catch (err) {
+        throw toProtocolError(err, scope, `prompt ${p.name}`);
+      }
+    });
+  }
+  return server;
+}
+
+function registerTool(server: McpServer, t: ToolDefinition, context: (sdk?: ServerContext) => RequestContext): void {
+  server.registerTool(
+    t.name,
+    {
+      title: t.title,
+      description: t.description,
+      inputSchema: passThrough(t.inputSchema),
+      ...(t.outputSchema ? { outputSchema: passThrough(t.outputSchema) } : {}),
+      annotations: { title: t.title, ...t.annotations },
+    },
+    async (args: unknown, sdk: ServerContext): Promise<CallToolResult> => {
+      const ctx = context(sdk);
+      const started = performance.now();
+      try {
+        const input = parseInput(t.inputSchema, args);
+        const out = await t.handler(input, ctx);
+        const result = toCallToolResult(t, out, ctx);
+        ctx.log.info("tool call", { tool: t.name, ms: Math.round(performance.now() - started) });
+        return guardResultSize(result);
+      } catch (err) {
+        const error = asToolError(err);
+        if (error.kind === "internal") {
+          ctx.log.error("tool failed", { tool: t.name, err });
+          return { isError: true, content: [textContent(`${INTERNAL_ERROR_TEXT} (request id ${ctx.requestId}).`)] };
+        }
+        ctx.log.info("tool error", { tool: t.name, kind: error.kind, ms: Math.round(performance.now() - started) });
+        return { isError: true, content: [textContent(error.toText())] };
+      }
+    },
+  );
+}
+
+function toCallToolResult(t: ToolDefinition, out: unknown, ctx: RequestContext): CallToolResult {
+  if (typeof out === "string") return { content: [textContent(out)] };
+  if (!t.outputSchema) return out as CallToolResult;
+  const { data, text, content = [] } = out as StructuredResult<unknown>;
+  const check = t.outputSchema.safeParse(data);
+  if (!check.success) {
+    // A bug on our side, not the caller's: log the details, answer generically.
+    ctx.log.error("tool output does not match its outputSchema", { tool: t.name, issues: check.error.issues.slice(0, 5) });
+    throw new Error(`output schema mismatch in ${t.name}`);
+  }
+  return { content: [textContent(text ?? jsonText(data)), ...content], structuredContent: data as Record<string, unknown> };
+}
+
+function contextFor(scope: RequestScope, sdk?: ServerContext): RequestContext {
+  const token = sdk?.mcpReq._meta?.progressToken;
+  return {
+    caller: scope.caller,
+    requestId: scope.requestId,
+    log: scope.log,
+    baseUrl: scope.baseUrl,
+    signal: sdk?.mcpReq.signal ?? new AbortController().signal,
+    async progress(done, total, message) {
+      if (token === undefined || !sdk) return;
+      await sdk.mcpReq
+        .notify({ method: "notifications/progress", params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
+        .catch(() => undefined);
+    },
+  };
+}
+
+function flattenVariables(vars: Record<string, string | string[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, decodeURIComponent(Array.isArray(v) ? v.join("/") : v)]));
+}
+
+async function guardResource(read: () => Promise<ReadResourceResult>, uri: string, scope: RequestScope): Promise<ReadResourceResult> {
+  try {
+    return await read();
+  } catch (err) {
+    throw toProtocolError(err, scope, `resource ${uri}`, uri);
+  }
+}
+
+// Resource and prompt failures are JSON-RPC errors (the spec's shape for them), with the same
+// sentences as tool errors. Someone else's record reads as "not found": existence is not revealed.
+function toProtocolError(err: unknown, scope: RequestScope, what: string, uri?: string): ProtocolError {
+  if (err instanceof ProtocolError) return err;
+  const error = asToolError(err);
+  if (error.kind === "internal") {
+    scope.log.error(`${what} failed`, { err });
+    return new ProtocolError(ProtocolErrorCode.InternalError, `${INTERNAL_ERROR_TEXT} (request id ${scope.requestId}).`);
+  }
+  if (uri && (error.kind === "not_found" || error.kind === "forbidden")) {
+    return new ProtocolError(-32002 as ProtocolErrorCode, error.toText(), { uri });
+  }
+  const code = error.kind === "invalid_input" ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
+  return new ProtocolError(code, error.toText());
+}
+
+function promptText(description: string, text: string): GetPromptResult {
+  return { description, messages: [{ role: "user", content: { type: "text", text } }] };
+}
+
+// resources/list with pagination across the templates that can enumerate their resources.
+// The cursor names the template and that template's own cursor.
+function overrideResourceList(
+  server: McpServer,
+  domain: DomainDefinition,
+  templates: ResourceTemplateDefinition[],
+  context: (sdk?: ServerContext) => RequestContext,
+): void {
+  const statics = (domain.resources ?? []).flatMap((r) =>
+    r.kind === "static" ? [{ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType }] : [],
+  );
+  server.server.setRequestHandler("resources/list", async (request, sdk) => {
+    let index = 0;
+    let inner: string | undefined;
+    const cursor = request.params?.cursor;
+    if (cursor) {
+      try {
+        const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString()) as { t: number; c?: string };
+        index = parsed.t;
+        inner = parsed.c;
+      } catch {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Error: Invalid cursor: pass the nextCursor of the previous page unchanged (400)");
+      }
+    }
+    const template = templates[index];
+    if (!template) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Error: Invalid cursor: pass the nextCursor of the previous page unchanged (400)");
+    const page = await template.list!(context(sdk), inner).catch((err) => {
+      throw err instanceof ToolError ? new ProtocolError(ProtocolErrorCode.InvalidParams, err.toText()) : err;
+    });
+    const next = page.nextCursor !== undefined ? { t: index, c: page.nextCursor } : index + 1 < templates.length ? { t: index + 1 } : undefined;
+    return {
+      resources: [...(cursor ? [] : statics), ...page.resources.map((r) => ({ mimeType: template.mimeType, ...r }))],
+      ...(next ? { nextCursor: Buffer.from(JSON.stringify(next)).toString("base64url") } : {}),
+    };
+  });
+}

@@ -1,0 +1,81 @@
+// Input validation with messages an agent can act on in one try. The SDK's own validation
+// answers with zod's raw issue list; instead the SDK gets a pass-through schema (same JSON Schema
+// in tools/list) and the tool wrapper validates with the domain's zod schema, phrasing each issue
+// as "<argument> must be …".
+import { z } from "zod";
+import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import { invalidInput, type ToolError } from "./errors.js";
+
+/** The domain's schema as the SDK sees it: its JSON Schema, but every value accepted. */
+export function passThrough(schema: z.ZodType): StandardSchemaWithJSON {
+  const std = schema["~standard"] as unknown as StandardSchemaWithJSON["~standard"];
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "mcp-suite",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: std.jsonSchema,
+    },
+  } as StandardSchemaWithJSON;
+}
+
+const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+
+function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return article(typeof value);
+}
+
+// Phrases without the argument name; formatIssue puts the name in front.
+function phrase(issue: z.core.$ZodIssue, input: unknown): string {
+  switch (issue.code) {
+    case "invalid_type":
+      if (input === undefined) return "is required";
+      return `must be ${article(issue.expected === "int" ? "integer" : issue.expected)}, not ${describeType(input)}`;
+    case "too_small": {
+      const n = Number(issue.minimum);
+      if (issue.origin === "string") return n === 1 ? "must not be empty" : `must be at least ${n} characters`;
+      if (issue.origin === "array") return `must have at least ${n} item${n === 1 ? "" : "s"}`;
+      return issue.inclusive === false ? `must be greater than ${n}` : `must be at least ${n}`;
+    }
+    case "too_big": {
+      const n = Number(issue.maximum);
+      if (issue.origin === "string") return `must be at most ${n} characters`;
+      if (issue.origin === "array") return `must have at most ${n} item${n === 1 ? "" : "s"}`;
+      return issue.inclusive === false ? `must be less than ${n}` : `must be at most ${n}`;
+    }
+    case "invalid_value":
+      return `must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "invalid_format":
+      return `must be a valid ${issue.format}`;
+    case "unrecognized_keys":
+      return `has unknown argument${issue.keys.length === 1 ? "" : "s"}: ${issue.keys.join(", ")}`;
+    case "not_multiple_of":
+      return `must be a multiple of ${issue.divisor}`;
+    default:
+      return issue.message;
+  }
+}
+
+function formatIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String).join(".");
+  const message = issue.message;
+  if (path && message.startsWith(path)) return message;
+  return path ? `${path} ${message}` : `arguments ${message}`;
+}
+
+// zod calls this for issues that have no message of their own (the schema's `error` wins).
+z.config({ customError: (issue) => phrase(issue as z.core.$ZodIssue, issue.input) });
+
+/** Validates against a domain schema; throws an invalid-input ToolError that names each problem. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  throw inputError(result.error);
+}
+
+export function inputError(error: z.ZodError): ToolError {
+  const parts = [...new Set(error.issues.map(formatIssue))];
+  return invalidInput(`Invalid input: ${parts.join("; ")}`);
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# `npm test`: installs what is missing, builds, starts the emulator suite (Auth, Firestore,
+# Storage, Functions) and runs every test against it. Exits non-zero on any failure.
+# Extra arguments go to vitest, e.g. `npm test -- test/mermaid`.
+source "$(dirname "$0")/toolchain.sh"
+cd "$ROOT"
+say "building functions"
+npm run --silent build
+say "starting the emulator suite and running the tests"
+args=""
+[ $# -gt 0 ] && args="$(printf ' %q' "$@")"
+exec firebase emulators:exec --project "$GCLOUD_PROJECT" --only auth,firestore,storage,functions \
+  "bash scripts/run-tests.sh$args"
