@@ -3,11 +3,12 @@
 # Storage, Functions) and runs every test against it. Exits non-zero on any failure.
 # Extra arguments go to vitest, e.g. `npm test -- test/mermaid`.
 source "$(dirname "$0")/toolchain.sh"
+source "$ROOT/scripts/emulator/ports.sh"
 cd "$ROOT"
 say "building functions"
 npm run --silent build
 say "starting the emulator suite and running the tests"
 args=""
 [ $# -gt 0 ] && args="$(printf ' %q' "$@")"
-exec firebase emulators:exec --project "$GCLOUD_PROJECT" --only auth,firestore,storage,functions \
-  "bash scripts/run-tests.sh$args"
+exec firebase emulators:exec "${FIREBASE_CONFIG_ARGS[@]}" --project "$GCLOUD_PROJECT" \
+  --only auth,firestore,storage,functions "bash scripts/run-tests.sh$args"

@@ -10,6 +10,16 @@ const common: HttpsOptions = {
   concurrency: 80,
 };
 
+export const dermal = onRequest(
+  { ...common, memory: "512MiB", timeoutSeconds: 60 },
+  serveDomain("dermal", () => import("./domains/dermal/index.js")),
+);
+
+export const knowledge = onRequest(
+  { ...common, memory: "2GiB", cpu: 1, timeoutSeconds: 120 },
+  serveDomain("knowledge", () => import("./domains/knowledge/index.js")),
+);
+
 export const mermaid = onRequest(
   { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 60 },
   serveDomain("mermaid", () => import("./domains/mermaid/index.js")),

@@ -1,0 +1,19 @@
+# Sourced after toolchain.sh. MCP_PORT_OFFSET=N (default 0) shifts every emulator port by N, so
+# several emulator suites can run side by side on one machine (e.g. two checkouts testing at once).
+# Sets FIREBASE_CONFIG_ARGS for the firebase CLI and FUNCTIONS_EMULATOR_HOST for clients.
+MCP_PORT_OFFSET="${MCP_PORT_OFFSET:-0}"
+FIREBASE_CONFIG_ARGS=()
+if [ "$MCP_PORT_OFFSET" != "0" ]; then
+  shifted="$ROOT/.firebase.ports-$MCP_PORT_OFFSET.json"
+  node -e '
+    const fs = require("fs"); const [src, dst, off] = process.argv.slice(1);
+    const c = JSON.parse(fs.readFileSync(src, "utf8"));
+    for (const e of Object.values(c.emulators)) {
+      if (e && typeof e === "object" && "port" in e) e.port += Number(off);
+      if (e && typeof e === "object" && "websocketPort" in e) e.websocketPort += Number(off);
+    }
+    fs.writeFileSync(dst, JSON.stringify(c, null, 2));
+  ' "$ROOT/firebase.json" "$shifted" "$MCP_PORT_OFFSET"
+  FIREBASE_CONFIG_ARGS=(--config "$shifted")
+fi
+export FUNCTIONS_EMULATOR_HOST="127.0.0.1:$((5001 + MCP_PORT_OFFSET))"
