@@ -82,7 +82,7 @@ async function handle(req: Request, res: Response, { domain, mcp }: Loaded, requ
     return;
   }
   if (path === "/healthz" && req.method === "GET") {
-    return sendJson(res, 200, { status: "ok", domain: domain.name, version: domain.version });
+    return sendJson(res, 200, { status: "ok", domain: domain.name, version: domain.version, access: domain.access });
   }
 
   const maxBody = domain.maxBodyBytes ?? DEFAULT_MAX_BODY;
@@ -126,9 +126,12 @@ async function handle(req: Request, res: Response, { domain, mcp }: Loaded, requ
       caller = await verifyBearer(req.get("authorization"));
     } catch (err) {
       const error = err instanceof ToolError ? err : asToolError(err);
-      return sendJsonRpcError(res, 401, JSONRPC.UNAUTHORIZED, error.toText(), {
-        "www-authenticate": `Bearer realm="${domain.name}", error="invalid_token", error_description="${error.message.replace(/"/g, "'")}"`,
-      });
+      // RFC 6750: no error code when no token was sent; invalid_token when one was and failed.
+      // The OAuth work for Claude's connectors adds resource_metadata="…" here.
+      const challenge = req.get("authorization")
+        ? `Bearer realm="${domain.name}", error="invalid_token", error_description="${error.message.replace(/"/g, "'")}"`
+        : `Bearer realm="${domain.name}"`;
+      return sendJsonRpcError(res, 401, JSONRPC.UNAUTHORIZED, error.toText(), { "www-authenticate": challenge });
     }
   }
 

