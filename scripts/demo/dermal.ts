@@ -11,7 +11,7 @@ type Zone = (typeof ZONES)[number];
 type Metric = (typeof METRICS)[number];
 
 const DAY = 24 * 60 * 60 * 1000;
-const BUCKET = "gs://demo-mcp-suite.appspot.com";
+const BUCKET = `gs://${process.env.GCLOUD_PROJECT ?? "demo-mcp-suite"}.appspot.com`;
 
 /** Small deterministic PRNG (mulberry32) so reruns write the same numbers. */
 function random(seed: number): () => number {
