@@ -6,6 +6,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
+mkdir -p "$TOOLS"
 export NO_UPDATE_NOTIFIER=1 METADATA_SERVER_DETECTION=none FIREBASE_CLI_DISABLE_UPDATE_CHECK=1
 export GCLOUD_PROJECT="${GCLOUD_PROJECT:-demo-mcp-suite}"
 
@@ -35,10 +36,12 @@ stamp="$ROOT/node_modules/.install-stamp"
 want="$(cat "$ROOT/package.json" "$ROOT/functions/package.json" "$ROOT/package-lock.json" 2>/dev/null | sha1sum | cut -c1-40) $(node -v)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   say "installing npm dependencies (the first time takes a few minutes)"
-  if [ -f "$ROOT/package-lock.json" ]; then
-    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+  # A fresh clone gets exactly the lockfile (npm ci); an existing tree is updated in place, so
+  # processes using node_modules meanwhile are not pulled from under. One install at a time.
+  if [ -f "$ROOT/package-lock.json" ] && [ ! -d "$ROOT/node_modules" ]; then
+    (cd "$ROOT" && flock "$TOOLS/npm.lock" npm ci --no-audit --no-fund --loglevel=error)
   else
-    (cd "$ROOT" && npm install --no-audit --no-fund --loglevel=error)
+    (cd "$ROOT" && flock "$TOOLS/npm.lock" npm install --no-audit --no-fund --loglevel=error)
   fi
   want="$(cat "$ROOT/package.json" "$ROOT/functions/package.json" "$ROOT/package-lock.json" 2>/dev/null | sha1sum | cut -c1-40) $(node -v)"
   echo "$want" > "$stamp"

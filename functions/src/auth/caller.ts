@@ -16,16 +16,29 @@ const RESERVED_CLAIMS = new Set([
   "aud", "auth_time", "exp", "firebase", "iat", "iss", "sub", "uid", "user_id", "email", "email_verified", "name", "picture",
 ]);
 
+// Verified tokens, so a client's every request does not pay for verification again (an agent
+// sends many calls with one token). Entries end with the token's own expiry; revocation is not
+// checked per request either way (verifyIdToken without checkRevoked).
+const verified = new Map<string, { caller: Caller; expiresAt: number }>();
+const MAX_CACHED = 1000;
+
 /** Reads `Authorization: Bearer <token>`; throws an unauthenticated error when absent or invalid. */
 export async function verifyBearer(authorization: string | undefined): Promise<Caller> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-  if (!match?.[1]) throw unauthenticated();
+  const token = match?.[1];
+  if (!token) throw unauthenticated();
+  const hit = verified.get(token);
+  if (hit && hit.expiresAt > Date.now()) return hit.caller;
   try {
-    const decoded = await getAuth(adminApp()).verifyIdToken(match[1], false);
+    const decoded = await getAuth(adminApp()).verifyIdToken(token, false);
     const claims: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(decoded)) if (!RESERVED_CLAIMS.has(k)) claims[k] = v;
-    return { uid: decoded.uid, claims, ...(decoded.email ? { email: decoded.email } : {}) };
+    const caller: Caller = { uid: decoded.uid, claims, ...(decoded.email ? { email: decoded.email } : {}) };
+    if (verified.size >= MAX_CACHED) verified.delete(verified.keys().next().value!);
+    verified.set(token, { caller, expiresAt: decoded.exp * 1000 });
+    return caller;
   } catch {
+    verified.delete(token);
     throw unauthenticated("The bearer token is invalid or expired: sign in again and send a fresh Firebase ID token");
   }
 }

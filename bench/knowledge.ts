@@ -1,0 +1,156 @@
+// Benchmark of the knowledge domain (issue 4), under the emulator suite:
+//   npm run bench -- knowledge
+// 1. Import throughput: the real importer (chunk → local embeddings → transactional upsert) on
+//    generated Markdown files; chunks per second, split into embedding and the rest.
+// 2. search_semantic latency through the served function (MCP client, signed in) at 1,000 and
+//    10,000 chunks, beside a raw Firestore findNearest (same pre-filter, same limit, same data,
+//    same run) from this process. The ratio is our overhead: query embedding, auth, MCP, stats
+//    read and formatting.
+// Figures print as a table and are saved to bench/results/knowledge.json. Nothing is asserted.
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FieldValue, Timestamp } from "firebase-admin/firestore";
+import { adminDb, createUser } from "../test/support/emulators.js";
+import { callTool, connect } from "../test/support/mcp.js";
+import { createEmbedder, normalize } from "../functions/src/platform/embeddings.js";
+import { importFiles } from "../functions/src/domains/knowledge/ingest/import.js";
+import { KB_ITEMS, KB_STATS } from "../functions/src/domains/knowledge/schema.js";
+
+const SCALES = (process.env.BENCH_KB_SCALES ?? "1000,10000").split(",").map(Number);
+const IMPORT_DOCS = Number(process.env.BENCH_KB_IMPORT_DOCS ?? 60);
+const RUNS = Number(process.env.BENCH_KB_RUNS ?? 30);
+const LIMIT = 10;
+const QUERY = "how do small routines change who we become";
+
+const TOPICS = [
+  "Habits compound when repeated daily, and small routines shape identity over years.",
+  "Sleep quality depends on darkness, cool rooms and a consistent wake-up time.",
+  "Interest rates move share prices because future cash flows are discounted more heavily.",
+  "Compost feeds soil life, and healthy soil grows resilient vegetables.",
+  "Retrieval practice and spacing make memories last longer than rereading.",
+  "Readable code with clear names is easier to change safely.",
+  "Leaders build trust with clarity, specific praise and honest feedback.",
+  "Browning food needs a dry surface and high heat for the Maillard reaction.",
+];
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+const embedder = await createEmbedder("local");
+const db = adminDb();
+
+// --- 1. import throughput ---------------------------------------------------------------------
+const importUser = await createUser();
+const dir = await mkdtemp(join(tmpdir(), "kb-bench-"));
+await mkdir(dir, { recursive: true });
+for (let i = 0; i < IMPORT_DOCS; i++) {
+  const paragraphs = Array.from({ length: 6 }, (_, p) => `${TOPICS[(i + p) % TOPICS.length]} Note ${i}.${p}: ${TOPICS[(i * 3 + p) % TOPICS.length]} `.repeat(2));
+  await writeFile(join(dir, `note-${i}.md`), `---\ntitle: Note ${i}\nauthor: Bench Author ${i % 7}\ntags: [bench, t${i % 5}]\n---\n${paragraphs.join("\n\n")}\n`);
+}
+let embedMs = 0;
+const timedEmbedder = {
+  model: embedder.model,
+  dimensions: embedder.dimensions,
+  async embed(texts: string[], task: "document" | "query") {
+    const t = performance.now();
+    try {
+      return await embedder.embed(texts, task);
+    } finally {
+      embedMs += performance.now() - t;
+    }
+  },
+};
+const t0 = performance.now();
+const report = await importFiles([dir], { db, uid: importUser.uid, embedder: timedEmbedder });
+const importMs = performance.now() - t0;
+const t1 = performance.now();
+const again = await importFiles([dir], { db, uid: importUser.uid, embedder: timedEmbedder });
+const reimportMs = performance.now() - t1;
+const importFigures = {
+  documents: IMPORT_DOCS,
+  chunks: report.chunksWritten,
+  seconds: importMs / 1000,
+  chunksPerSecond: report.chunksWritten / (importMs / 1000),
+  embeddingShare: embedMs / importMs,
+  reimportNoopSeconds: reimportMs / 1000,
+  reimportUnchanged: again.documents.unchanged,
+};
+console.log("\nImport (real importer, local model, emulator Firestore)");
+console.log(
+  `  ${importFigures.chunks} chunks from ${IMPORT_DOCS} files in ${importFigures.seconds.toFixed(1)} s = ${importFigures.chunksPerSecond.toFixed(1)} chunks/s ` +
+    `(embedding ${(importFigures.embeddingShare * 100).toFixed(0)}% of the time); re-import of unchanged files: ${importFigures.reimportNoopSeconds.toFixed(2)} s`,
+);
+
+// --- 2. search latency at scale -----------------------------------------------------------------
+// Vectors: real embeddings of varied sentences, jittered, so the data has realistic structure
+// without embedding 10,000 texts (search cost depends on the vector count, not on the text).
+const baseTexts = Array.from({ length: 200 }, (_, i) => `${TOPICS[i % TOPICS.length]} Variation ${i} on ${TOPICS[(i * 5) % TOPICS.length]!.toLowerCase()}`);
+const baseVectors = await embedder.embed(baseTexts, "document");
+let seed = 42;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+
+async function fill(uid: string, n: number): Promise<void> {
+  const writer = db.bulkWriter();
+  const now = Timestamp.now();
+  for (let i = 0; i < n; i++) {
+    const b = i % baseVectors.length;
+    const v = normalize(baseVectors[b]!.map((x, j) => (j < 512 ? x + rand() * 0.02 : 0)));
+    writer.set(db.collection(KB_ITEMS).doc(`dbench${uid}-${String(i).padStart(5, "0")}`), {
+      owner_uid: uid, parent_doc_id: `dbench${uid}-${Math.floor(i / 10)}`, chunk_index: i % 10, total_chunks: 10,
+      title: `Bench ${Math.floor(i / 10)}`, author: `Author ${i % 50}`, source: i % 2 ? "kindle" : "readwise", category: "books",
+      tags: [`t${i % 20}`], content: baseTexts[b]!, embedding: FieldValue.vector(v), embedding_model: embedder.model, created_at: now, updated_at: now,
+    });
+  }
+  await writer.close();
+  await db.collection(KB_STATS).doc(uid).set({ chunks: n, documents: n / 10, chars: n * 100, sources: { kindle: n / 2, readwise: n / 2 }, authors: {}, tags: {}, models: { [embedder.model]: n } });
+}
+
+const [queryVector] = await embedder.embed([QUERY], "query");
+const rows: Record<string, unknown>[] = [];
+console.log("\nsearch_semantic (MCP, served function) vs raw findNearest (admin SDK), limit 10, owner + model pre-filter");
+console.log(`  ${"chunks".padEnd(8)} ${"ours p50".padStart(10)} ${"ours p95".padStart(10)} ${"raw p50".padStart(10)} ${"raw p95".padStart(10)} ${"ratio p50".padStart(10)}`);
+for (const n of SCALES) {
+  const user = await createUser();
+  const tf = performance.now();
+  await fill(user.uid, n);
+  const fillSeconds = (performance.now() - tf) / 1000;
+  const client = await connect("knowledge", { token: user.token });
+  const raw = () =>
+    db.collection(KB_ITEMS).where("owner_uid", "==", user.uid).where("embedding_model", "==", embedder.model)
+      .findNearest({ vectorField: "embedding", queryVector: queryVector!, limit: LIMIT, distanceMeasure: "COSINE", distanceResultField: "vector_distance" })
+      .get();
+  const ours = async () => {
+    const r = await callTool(client, "search_semantic", { query: QUERY, limit: LIMIT });
+    if (r.isError || (r.structuredContent as { result_count: number }).result_count !== LIMIT) throw new Error(`search_semantic failed: ${JSON.stringify(r.content)}`);
+  };
+  for (let i = 0; i < 3; i++) {
+    await raw();
+    await ours();
+  }
+  const oursMs: number[] = [];
+  const rawMs: number[] = [];
+  // Interleaved, so both see the same emulator state (JIT, caches, GC).
+  for (let i = 0; i < RUNS; i++) {
+    let t = performance.now();
+    await raw();
+    rawMs.push(performance.now() - t);
+    t = performance.now();
+    await ours();
+    oursMs.push(performance.now() - t);
+  }
+  await client.close();
+  const row = { chunks: n, fillSeconds, ours_p50: pct(oursMs, 50), ours_p95: pct(oursMs, 95), raw_p50: pct(rawMs, 50), raw_p95: pct(rawMs, 95), ratio_p50: pct(oursMs, 50) / pct(rawMs, 50) };
+  rows.push(row);
+  console.log(
+    `  ${String(n).padEnd(8)} ${ms(row.ours_p50).padStart(10)} ${ms(row.ours_p95).padStart(10)} ${ms(row.raw_p50).padStart(10)} ${ms(row.raw_p95).padStart(10)} ${`${row.ratio_p50.toFixed(2)}x`.padStart(10)}`,
+  );
+}
+
+await mkdir("bench/results", { recursive: true });
+await writeFile("bench/results/knowledge.json", JSON.stringify({ when: new Date().toISOString(), model: embedder.model, import: importFigures, search: rows }, null, 2));
+console.log("\nSaved bench/results/knowledge.json");
+process.exit(0);

@@ -1,0 +1,150 @@
+// Mermaid rendering figures: cold time to first render, per-type warm verify/render times, RSS
+// after 300 renders, and the same diagrams through @mermaid-js/mermaid-cli (puppeteer + Debian's
+// Chromium) when both are installed, as a ratio and as a layout comparison (viewBox size).
+// Runs without the emulator: `npx tsx bench/mermaid.ts` (prints; asserts nothing).
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { RenderPool } from "../functions/src/domains/mermaid/core/pool.js";
+import type { RenderOutcome, VerifyOutcome } from "../functions/src/domains/mermaid/core/protocol.js";
+
+const CORPUS = process.env.MERMAID_CORPUS_DIR ?? join(import.meta.dirname, "../../shared/data/mermaid-corpus");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+interface Entry {
+  file: string;
+  type: string;
+  code: string;
+}
+
+function corpus(): Entry[] {
+  const rows = readFileSync(join(CORPUS, "INDEX.tsv"), "utf8").trim().split("\n").slice(1);
+  return rows
+    .map((r) => r.split("\t"))
+    .filter((c) => c[3] === "yes")
+    .map(([file, type]) => ({ file: file!, type: type!, code: readFileSync(join(CORPUS, file!), "utf8") }));
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number) => `${x.toFixed(0).padStart(5)} ms`;
+const mb = (x: number) => `${(x / 1024 / 1024).toFixed(0)} MB`;
+
+function viewBox(svg: string): [number, number] | undefined {
+  const m = /viewBox="\s*[-\d.e]+[\s,]+[-\d.e]+[\s,]+([-\d.e]+)[\s,]+([-\d.e]+)/.exec(svg);
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+function elementCount(svg: string): number {
+  return (svg.match(/<(g|path|rect|circle|ellipse|polygon|line|text|foreignObject)\b/g) ?? []).length;
+}
+
+async function main(): Promise<void> {
+  const entries = corpus();
+  console.log(`mermaid bench: ${entries.length} valid diagrams of ${new Set(entries.map((e) => e.type)).size} types`);
+
+  // Cold: process start → worker started, environment built, first diagram rendered.
+  const pool = new RenderPool(1);
+  const first = await pool.run<RenderOutcome>({ op: "render", code: "flowchart TD\n  A --> B", theme: "default", png: false });
+  console.log(`cold: process start to first SVG ${ms(performance.now())} (includes worker start + warm-up)  [${first.svg.length} bytes]`);
+
+  // Warm per diagram.
+  const ours = new Map<string, { verify: number; render: number; png: number; svg: string }>();
+  console.log("\nper diagram (warm, median of 5 verify / 3 render):");
+  console.log(`${"file".padEnd(42)} ${"type".padEnd(14)} verify    render  render+png`);
+  for (const e of entries) {
+    const v: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      const out = await pool.run<VerifyOutcome>({ op: "verify", code: e.code });
+      v.push(performance.now() - t);
+      if (!out.ok) console.log(`  ! ${e.file}: ${out.error}`);
+    }
+    const r: number[] = [];
+    let svg = "";
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      svg = (await pool.run<RenderOutcome>({ op: "render", code: e.code, theme: "default", png: false })).svg;
+      r.push(performance.now() - t);
+    }
+    const t = performance.now();
+    await pool.run<RenderOutcome>({ op: "render", code: e.code, theme: "default", png: true });
+    const png = performance.now() - t;
+    ours.set(e.file, { verify: median(v), render: median(r), png, svg });
+    console.log(`${e.file.padEnd(42)} ${e.type.padEnd(14)} ${ms(median(v))} ${ms(median(r))} ${ms(png)}`);
+  }
+  const all = [...ours.values()];
+  console.log(`\nmedian verify ${ms(median(all.map((x) => x.verify)))}, max ${ms(Math.max(...all.map((x) => x.verify)))}`);
+  console.log(`median render ${ms(median(all.map((x) => x.render)))}, max ${ms(Math.max(...all.map((x) => x.render)))}`);
+  console.log(`median render+png ${ms(median(all.map((x) => x.png)))}, max ${ms(Math.max(...all.map((x) => x.png)))}`);
+
+  // Memory after 300 renders (the workers live in this process: RSS covers them).
+  const t300 = performance.now();
+  for (let i = 0; i < 300; i++) {
+    const e = entries[i % entries.length]!;
+    await pool.run({ op: "render", code: e.code, theme: i % 2 ? "dark" : "default", png: i % 3 === 0 });
+  }
+  console.log(`\n300 renders in ${ms(performance.now() - t300)}; RSS after: ${mb(process.memoryUsage().rss)}`);
+  await pool.close();
+
+  await compareWithMermaidCli(entries, ours);
+}
+
+async function compareWithMermaidCli(entries: Entry[], ours: Map<string, { render: number; svg: string }>): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    console.log(`\nmermaid-cli comparison skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+    return;
+  }
+  let cli: typeof import("@mermaid-js/mermaid-cli");
+  let puppeteer: typeof import("puppeteer");
+  try {
+    cli = await import("@mermaid-js/mermaid-cli");
+    puppeteer = await import("puppeteer");
+  } catch {
+    console.log("\nmermaid-cli comparison skipped: @mermaid-js/mermaid-cli / puppeteer not installed");
+    return;
+  }
+  const launchStart = performance.now();
+  const browser = await puppeteer.default.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-setuid-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+  console.log(`\nmermaid-cli ${"(library, one shared Chromium)"}: browser launch ${ms(performance.now() - launchStart)}`);
+  console.log(`${"file".padEnd(42)} ${"cli".padStart(8)} ${"ours".padStart(8)}  ratio   viewBox w/h diff   elements cli/ours`);
+  const ratios: number[] = [];
+  const diffs: number[] = [];
+  for (const e of entries) {
+    const mine = ours.get(e.file)!;
+    try {
+      const times: number[] = [];
+      let data = "";
+      for (let i = 0; i < 2; i++) {
+        const t = performance.now();
+        const out = await cli.renderMermaid(browser, e.code, "svg", { mermaidConfig: { theme: "default" } });
+        times.push(performance.now() - t);
+        data = Buffer.from(out.data).toString("utf8");
+      }
+      const cliMs = Math.min(...times);
+      const ratio = cliMs / mine.render;
+      ratios.push(ratio);
+      const a = viewBox(data);
+      const b = viewBox(mine.svg);
+      let diff = "n/a";
+      if (a && b) {
+        const dw = ((b[0] - a[0]) / a[0]) * 100;
+        const dh = ((b[1] - a[1]) / a[1]) * 100;
+        diffs.push(Math.max(Math.abs(dw), Math.abs(dh)));
+        diff = `${dw >= 0 ? "+" : ""}${dw.toFixed(1)}% / ${dh >= 0 ? "+" : ""}${dh.toFixed(1)}%`;
+      }
+      console.log(`${e.file.padEnd(42)} ${ms(cliMs)} ${ms(mine.render)} ${ratio.toFixed(1).padStart(5)}x  ${diff.padEnd(18)} ${elementCount(data)}/${elementCount(mine.svg)}`);
+    } catch (err) {
+      console.log(`${e.file.padEnd(42)} mermaid-cli failed: ${(err as Error).message.split("\n")[0]}`);
+    }
+  }
+  await browser.close();
+  if (ratios.length) {
+    console.log(`\nmermaid-cli / ours, warm render: median ${median(ratios).toFixed(1)}x (min ${Math.min(...ratios).toFixed(1)}x)`);
+    console.log(`viewBox within 0.5%: ${diffs.filter((d) => d <= 0.5).length}/${diffs.length}; within 5%: ${diffs.filter((d) => d <= 5).length}/${diffs.length}`);
+  }
+}
+
+await main();
