@@ -9,7 +9,7 @@ import { verifyBearer, type Caller } from "../auth/caller.js";
 import type { DomainDefinition, RequestContext } from "../mcp/define.js";
 import { asToolError, INTERNAL_ERROR_TEXT, ToolError } from "../mcp/errors.js";
 import { log as rootLog } from "../mcp/log.js";
-import { buildServer } from "../mcp/server.js";
+import { buildServer, PACKAGE_VERSION } from "../mcp/server.js";
 import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
 import { corsHeaders, hostAllowed, originAllowed } from "./origin.js";
 
@@ -82,7 +82,7 @@ async function handle(req: Request, res: Response, { domain, mcp }: Loaded, requ
     return;
   }
   if (path === "/healthz" && req.method === "GET") {
-    return sendJson(res, 200, { status: "ok", domain: domain.name, version: domain.version, access: domain.access });
+    return sendJson(res, 200, { status: "ok", domain: domain.name, version: PACKAGE_VERSION, access: domain.access });
   }
 
   const maxBody = domain.maxBodyBytes ?? DEFAULT_MAX_BODY;

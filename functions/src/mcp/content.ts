@@ -51,14 +51,32 @@ export async function fitImageForModel(data: Buffer, mimeType = "image/png"): Pr
   return imageContent(out, "image/png");
 }
 
-/** Applies the text limit to every text block of a result (the total, in order). */
-export function guardResultSize(result: CallToolResult, limit = MAX_RESULT_TEXT): CallToolResult {
+/**
+ * Keeps a result inside what clients accept: the text limit over all text blocks (in order), and
+ * every image within the side and byte limits (downscaled when larger).
+ */
+export async function guardResultSize(result: CallToolResult, limit = MAX_RESULT_TEXT): Promise<CallToolResult> {
   let budget = limit;
-  const content = result.content.map((block) => {
-    if (block.type !== "text") return block;
-    const { text } = truncateText(block.text, Math.max(budget, 0));
-    budget -= Math.min(block.text.length, budget);
-    return { ...block, text };
-  });
+  const content = await Promise.all(
+    result.content.map(async (block) => {
+      if (block.type === "image") return fitImageBlock(block);
+      if (block.type !== "text") return block;
+      const { text } = truncateText(block.text, Math.max(budget, 0));
+      budget -= Math.min(block.text.length, budget);
+      return { ...block, text };
+    }),
+  );
   return { ...result, content };
+}
+
+async function fitImageBlock(block: ImageContent): Promise<ImageContent> {
+  if (!/^image\/(png|jpeg|webp|gif)$/.test(block.mimeType)) return block;
+  // Small images are passed as they are without decoding them (a PNG header says its size).
+  const bytes = Buffer.from(block.data, "base64");
+  if (bytes.length <= MAX_IMAGE_BYTES && block.mimeType === "image/png" && bytes.length > 24) {
+    const width = bytes.readUInt32BE(16);
+    const height = bytes.readUInt32BE(20);
+    if (width <= MAX_IMAGE_SIDE && height <= MAX_IMAGE_SIDE) return block;
+  }
+  return fitImageForModel(bytes, block.mimeType);
 }

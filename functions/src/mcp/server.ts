@@ -1,6 +1,7 @@
 // Builds the MCP server for one request from a domain's definitions. Stateless by design: every
 // HTTP request gets a fresh server (a shared one would leak state between callers), so this
 // must stay cheap: it only registers plain definitions.
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import {
   completable,
@@ -20,6 +21,9 @@ import { asToolError, INTERNAL_ERROR_TEXT, ToolError } from "./errors.js";
 import type { Logger } from "./log.js";
 import { parseInput, passThrough } from "./validation.js";
 
+/** The deployed package's version is every server's version. */
+export const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
+
 export interface RequestScope {
   caller: Caller | undefined;
   requestId: string;
@@ -29,7 +33,7 @@ export interface RequestScope {
 
 export function buildServer(domain: DomainDefinition, scope: RequestScope): McpServer {
   const server = new McpServer(
-    { name: `${domain.name}-mcp`, title: domain.title, version: domain.version, description: domain.description },
+    { name: `${domain.name}-mcp`, title: domain.title, version: PACKAGE_VERSION, description: domain.description },
     {
       instructions: domain.instructions,
       capabilities: {
@@ -96,7 +100,7 @@ function registerTool(server: McpServer, t: ToolDefinition, context: (sdk?: Serv
         const out = await t.handler(input, ctx);
         const result = toCallToolResult(t, out, ctx);
         ctx.log.info("tool call", { tool: t.name, ms: Math.round(performance.now() - started) });
-        return guardResultSize(result);
+        return await guardResultSize(result);
       } catch (err) {
         const error = asToolError(err);
         if (error.kind === "internal") {
