@@ -34,6 +34,18 @@ function parseArgs(argv: string[]): { uid: string; paths: string[]; quiet: boole
 
 const { uid, paths, quiet } = parseArgs(process.argv.slice(2));
 const project = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT;
+if (!process.env.FIRESTORE_EMULATOR_HOST && (!project || project.startsWith("demo-"))) {
+  console.error(
+    "No emulator suite is running and no production project is named.\n" +
+      "  Local:      start `npm start` in another terminal, then run this again.\n" +
+      "  Production: MCP_TARGET=production GCLOUD_PROJECT=<project> npm run kb:import -- --user <uid> <files…>",
+  );
+  process.exit(2);
+}
+process.on("unhandledRejection", (err) => {
+  console.error(`Import failed: ${(err as Error)?.message ?? err}`);
+  process.exit(1);
+});
 const db = getFirestore(initializeApp(project ? { projectId: project } : {}));
 db.settings({ ignoreUndefinedProperties: true });
 

@@ -1,6 +1,6 @@
 // Knowledge demo data: Alice's knowledge base, imported through the same code as
 // `npm run kb:import` from scripts/demo/data/knowledge/ (self-written text: a Kindle
-// "My Clippings.txt", two Readwise CSV exports and Markdown notes; ~200 chunks on habits, sleep,
+// "My Clippings.txt", three Readwise CSV exports and Markdown notes; ~215 chunks on habits, sleep,
 // investing, gardening, learning, code, leadership, cooking, physics, stoicism, history, …).
 // Idempotent: a second run finds every document unchanged and writes nothing.
 import { fileURLToPath } from "node:url";

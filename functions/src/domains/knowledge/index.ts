@@ -1,12 +1,30 @@
-// Placeholder until the knowledge domain lands (its helper replaces this file).
+// The knowledge domain (seed: kx-hub-mcp-architecture.md): a personal knowledge base of reading
+// highlights and notes per signed-in user, searched with Firestore vector search.
 import { defineDomain } from "../../mcp/define.js";
+import { embedder } from "../../platform/embeddings.js";
+import { authorDeepDive, findInsightsAbout, relatedToChunk, tagExploration } from "./prompts/index.js";
+import { byAuthorResource, bySourceResource, byTagResource, chunkResource } from "./resources/chunks.js";
+import { getRelatedChunks } from "./tools/get_related_chunks.js";
+import { getStats } from "./tools/get_stats.js";
+import { searchByMetadata } from "./tools/search_by_metadata.js";
+import { searchSemantic } from "./tools/search_semantic.js";
 
 export default defineDomain({
   name: "knowledge",
-  title: "knowledge",
-  version: "0.1.0",
-  description: "",
-  instructions: "",
+  title: "Knowledge base (kx-hub)",
+  version: "1.0.0",
+  description: "Your personal knowledge base of reading highlights and notes: semantic search, metadata search, related chunks and statistics.",
+  instructions: [
+    "This server searches the caller's own knowledge base (Kindle/Readwise highlights, Markdown and text notes), split into chunks.",
+    "Use search_semantic for questions by meaning (it finds paraphrases); search_by_metadata to list by tags/author/source; get_related_chunks to follow connections from a chunk_id; get_stats to learn which authors, sources and tags exist.",
+    "Cite chunks by title, author and chunk_id. Read kxhub://chunk/{chunk_id} for a chunk's full Markdown.",
+  ].join(" "),
   access: "signed-in",
-  tools: [],
+  tools: [searchSemantic, searchByMetadata, getRelatedChunks, getStats],
+  resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource],
+  prompts: [findInsightsAbout, authorDeepDive, tagExploration, relatedToChunk],
+  async warmup() {
+    // Load the embedding model before the first request (local model: ~0.2 s; Vertex: client).
+    await embedder().catch(() => undefined);
+  },
 });

@@ -4,7 +4,9 @@
 // one summary per user in `kb_stats` (maintained in the same transaction as every import, so
 // get_stats and completions never scan chunks).
 import { createHash } from "node:crypto";
-import type { Timestamp, VectorValue } from "firebase-admin/firestore";
+import type { FieldValue, Timestamp } from "firebase-admin/firestore";
+
+type VectorValue = ReturnType<typeof FieldValue.vector>;
 
 export const KB_ITEMS = "kb_items";
 export const KB_DOCUMENTS = "kb_documents";

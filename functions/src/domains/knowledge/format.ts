@@ -1,0 +1,58 @@
+// How chunks are shown: Markdown for resources, bounded fields for tool results.
+import { TRUNCATION_MARKER } from "../../mcp/content.js";
+import type { Chunk } from "./store.js";
+
+export const SNIPPET_CHARS = 200;
+/** Largest full_content of one result; the total of a result is bounded by RESULT_BUDGET. */
+export const MAX_FULL_CONTENT = 4_000;
+export const RESULT_BUDGET = 80_000;
+
+export function snippet(text: string, max = SNIPPET_CHARS): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.lastIndexOf(" ", max);
+  return flat.slice(0, cut > max / 2 ? cut : max) + "…";
+}
+
+export function trimmed(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, Math.max(0, max))}… ${TRUNCATION_MARKER} (${text.length - max} more characters: read kxhub://chunk/… for the rest)`;
+}
+
+/** Full contents trimmed so that all of them together stay within the budget. */
+export function fitContents(contents: string[], budget = RESULT_BUDGET): string[] {
+  let left = budget;
+  return contents.map((c, i) => {
+    const fair = Math.max(300, Math.floor(left / (contents.length - i)));
+    const out = trimmed(c, Math.min(MAX_FULL_CONTENT, fair));
+    left -= Math.min(c.length, out.length);
+    return out;
+  });
+}
+
+export const chunkUri = (id: string) => `kxhub://chunk/${encodeURIComponent(id)}`;
+
+export function chunkMarkdown(c: Chunk): string {
+  const meta = [
+    c.author && `**Author:** ${c.author}`,
+    c.source && `**Source:** ${c.source}`,
+    c.category && `**Category:** ${c.category}`,
+    c.tags.length ? `**Tags:** ${c.tags.join(", ")}` : "",
+    `**Chunk:** ${c.chunk_index + 1} of ${c.total_chunks} (document \`${c.parent_doc_id}\`)`,
+    c.created_at && `**Created:** ${c.created_at.slice(0, 10)}`,
+    `**Chunk ID:** \`${c.chunk_id}\``,
+  ].filter(Boolean);
+  return `# ${c.title || "Untitled"}\n\n${meta.join("  \n")}\n\n---\n\n${c.content}\n`;
+}
+
+export function chunkListMarkdown(heading: string, chunks: Chunk[], more: boolean, hint: string): string {
+  if (!chunks.length) return `# ${heading}\n\nNo chunks.\n`;
+  const parts = chunks.map((c) => {
+    const by = [c.author, c.source].filter(Boolean).join(" · ");
+    return `## ${c.title || "Untitled"}${by ? ` — ${by}` : ""}\n\n*Chunk \`${c.chunk_id}\` (${c.chunk_index + 1}/${c.total_chunks})${
+      c.tags.length ? ` · tags: ${c.tags.join(", ")}` : ""
+    }*\n\n${trimmed(c.content, MAX_FULL_CONTENT)}\n`;
+  });
+  const tail = more ? `\n${TRUNCATION_MARKER} Showing the ${chunks.length} newest chunks; ${hint}\n` : "";
+  return `# ${heading}\n\n${chunks.length} chunk${chunks.length === 1 ? "" : "s"}${more ? " (more exist)" : ""}.\n\n${parts.join("\n---\n\n")}${tail}`;
+}

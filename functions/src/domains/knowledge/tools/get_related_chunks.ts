@@ -1,0 +1,63 @@
+// get_related_chunks: nearest neighbours of a chunk's own stored vector, without the chunk
+// itself (and, if asked, without the other chunks of its document).
+import { z } from "zod";
+import { tool } from "../../../mcp/define.js";
+import { storeFor } from "../context.js";
+import { fitContents, snippet } from "../format.js";
+
+export const getRelatedChunks = tool(
+  {
+    name: "get_related_chunks",
+    title: "Related chunks",
+    description:
+      "Finds the chunks most similar in meaning to a given chunk (by its chunk_id from a search result), excluding the chunk itself; optionally also excluding the other chunks of the same document, to find connections across books and notes.",
+    inputSchema: z.object({
+      chunk_id: z.string().trim().min(1).max(200).describe("chunk_id from search_semantic or search_by_metadata"),
+      limit: z.number().int().min(1).max(50).default(5).describe("How many related chunks (1-50, default 5)"),
+      exclude_same_document: z.boolean().default(false).describe("Leave out chunks of the same document (sibling chunks)"),
+    }),
+    outputSchema: z.object({
+      source_chunk: z.object({ chunk_id: z.string(), title: z.string(), author: z.string(), snippet: z.string() }),
+      result_count: z.number().int(),
+      results: z.array(
+        z.object({
+          rank: z.number().int(),
+          chunk_id: z.string(),
+          title: z.string(),
+          author: z.string(),
+          source: z.string(),
+          snippet: z.string(),
+          full_content: z.string(),
+          similarity: z.number(),
+        }),
+      ),
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  async ({ chunk_id, limit, exclude_same_document }, ctx) => {
+    const store = storeFor(ctx);
+    const { chunk, vector } = await store.getChunk(chunk_id);
+    const extra = 1 + (exclude_same_document ? chunk.total_chunks : 0);
+    const hits = await store.nearest(vector, chunk.embedding_model, Math.min(1000, limit + extra));
+    const related = hits
+      .filter((h) => h.chunk_id !== chunk.chunk_id && !(exclude_same_document && h.parent_doc_id === chunk.parent_doc_id))
+      .slice(0, limit);
+    const contents = fitContents(related.map((h) => h.content));
+    return {
+      data: {
+        source_chunk: { chunk_id: chunk.chunk_id, title: chunk.title, author: chunk.author, snippet: snippet(chunk.content) },
+        result_count: related.length,
+        results: related.map((h, i) => ({
+          rank: i + 1,
+          chunk_id: h.chunk_id,
+          title: h.title,
+          author: h.author,
+          source: h.source,
+          snippet: snippet(h.content),
+          full_content: contents[i]!,
+          similarity: h.similarity,
+        })),
+      },
+    };
+  },
+);

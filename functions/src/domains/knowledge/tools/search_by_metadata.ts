@@ -1,0 +1,56 @@
+// search_by_metadata: tags (any-of), author and source (exact), newest first.
+import { z } from "zod";
+import { tool } from "../../../mcp/define.js";
+import { invalidInput } from "../../../mcp/errors.js";
+import { storeFor } from "../context.js";
+import { filterFields, toFilters } from "../filters.js";
+import { fitContents, snippet } from "../format.js";
+
+export const searchByMetadata = tool(
+  {
+    name: "search_by_metadata",
+    title: "Search by metadata",
+    description:
+      "Lists chunks of your knowledge base by tags (any of them), author and/or source (exact values), newest first. Use get_stats to see which authors, sources and tags exist.",
+    inputSchema: z.object({
+      ...filterFields,
+      limit: z.number().int().min(1).max(100).default(20).describe("How many chunks (1-100, default 20)"),
+    }),
+    outputSchema: z.object({
+      result_count: z.number().int(),
+      results: z.array(
+        z.object({
+          rank: z.number().int(),
+          chunk_id: z.string(),
+          title: z.string(),
+          author: z.string(),
+          source: z.string(),
+          category: z.string(),
+          tags: z.array(z.string()),
+          created_at: z.string(),
+          snippet: z.string(),
+          full_content: z.string(),
+        }),
+      ),
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  async (input, ctx) => {
+    if (!input.tags?.length && !input.author && !input.source) throw invalidInput("Give at least one of tags, author or source");
+    const chunks = await storeFor(ctx).byMetadata(toFilters(input), input.limit);
+    const contents = fitContents(chunks.map((c) => c.content));
+    const results = chunks.map((c, i) => ({
+      rank: i + 1,
+      chunk_id: c.chunk_id,
+      title: c.title,
+      author: c.author,
+      source: c.source,
+      category: c.category,
+      tags: c.tags,
+      created_at: c.created_at,
+      snippet: snippet(c.content),
+      full_content: contents[i]!,
+    }));
+    return { data: { result_count: results.length, results } };
+  },
+);

@@ -1,0 +1,72 @@
+// search_semantic: embed the query, then one Firestore findNearest (cosine) over the caller's
+// chunks of the same embedding model, with every filter inside the query (pre-filter), so that
+// `limit` results come back whenever that many match.
+import { z } from "zod";
+import { tool } from "../../../mcp/define.js";
+import { embedQuery, modelMismatch, queryEmbedder, storeFor } from "../context.js";
+import { dateFields, filterFields, toFilters } from "../filters.js";
+import { fitContents, snippet } from "../format.js";
+
+const result = z.object({
+  rank: z.number().int(),
+  chunk_id: z.string(),
+  title: z.string(),
+  author: z.string(),
+  source: z.string(),
+  tags: z.array(z.string()),
+  snippet: z.string(),
+  full_content: z.string(),
+  similarity: z.number().describe("Cosine similarity to the query, 1 = identical meaning"),
+});
+
+export const searchSemantic = tool(
+  {
+    name: "search_semantic",
+    title: "Semantic search",
+    description:
+      "Searches your knowledge base (reading highlights, notes, articles) by meaning, not keywords: finds chunks about the query even when they use other words. Optional filters (tags any-of, author, source, date range, minimum similarity) narrow the search before ranking. Returns ranked chunks with snippet, full content and similarity.",
+    inputSchema: z.object({
+      query: z.string().trim().min(1).max(2000).describe("What you are looking for, in natural language"),
+      limit: z.number().int().min(1).max(50).default(10).describe("How many results (1-50, default 10)"),
+      ...filterFields,
+      ...dateFields,
+      min_similarity: z.number().min(-1).max(1).optional().describe("Drop results less similar than this (cosine similarity, e.g. 0.3)"),
+    }),
+    outputSchema: z.object({
+      query: z.string(),
+      result_count: z.number().int(),
+      results: z.array(result),
+      note: z.string().optional(),
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  async (input, ctx) => {
+    const store = storeFor(ctx);
+    const filters = toFilters(input);
+    const [counts, e] = await Promise.all([store.counts(), queryEmbedder()]);
+    const models = Object.keys(counts.models);
+    if (counts.chunks > 0 && models.length && !counts.models[e.model]) throw modelMismatch(models, e.model, store.uid);
+    const { vector, model } = await embedQuery(input.query);
+    const hits = counts.chunks > 0 ? await store.nearest(vector, model, input.limit, filters, input.min_similarity) : [];
+    const contents = fitContents(hits.map((h) => h.content));
+    const results = hits.map((h, i) => ({
+      rank: i + 1,
+      chunk_id: h.chunk_id,
+      title: h.title,
+      author: h.author,
+      source: h.source,
+      tags: h.tags,
+      snippet: snippet(h.content),
+      full_content: contents[i]!,
+      similarity: h.similarity,
+    }));
+    const others = models.filter((m) => m !== e.model);
+    const note =
+      counts.chunks === 0
+        ? "Your knowledge base is empty: import files with npm run kb:import first."
+        : others.length
+          ? `${others.reduce((n, m) => n + (counts.models[m] ?? 0), 0)} chunk(s) embedded with ${others.join(", ")} were not searched: re-import those files to include them.`
+          : undefined;
+    return { data: { query: input.query, result_count: results.length, results, ...(note ? { note } : {}) } };
+  },
+);

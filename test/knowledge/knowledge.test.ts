@@ -1,0 +1,493 @@
+// The knowledge domain end to end: a corpus imported with the real importer and the local
+// embedding model into the Firestore emulator, then every tool, resource and prompt through a
+// real MCP client against the served function, as a signed-in user; and a second user who must
+// see none of it.
+import { readFile, writeFile } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Client } from "@modelcontextprotocol/client";
+import { FieldValue, Timestamp } from "firebase-admin/firestore";
+import { adminDb, createUser, type TestUser } from "../support/emulators.js";
+import { callTool, connect, textOf } from "../support/mcp.js";
+import { createEmbedder, type Embedder } from "../../functions/src/platform/embeddings.js";
+import { importFiles, type ImportReport } from "../../functions/src/domains/knowledge/ingest/import.js";
+import { CLIPPINGS, EXPECTED, sharedWords, writeCorpus } from "./corpus.js";
+
+interface Hit {
+  rank: number;
+  chunk_id: string;
+  title: string;
+  author: string;
+  source: string;
+  tags: string[];
+  snippet: string;
+  full_content: string;
+  similarity: number;
+  created_at?: string;
+}
+interface SearchOut {
+  query: string;
+  result_count: number;
+  results: Hit[];
+  note?: string;
+}
+
+let embedder: Embedder;
+let alice: TestUser;
+let bob: TestUser;
+let corpus: Awaited<ReturnType<typeof writeCorpus>>;
+let report: ImportReport;
+let client: Client;
+let bobClient: Client;
+const clients: Client[] = [];
+
+const data = <T>(r: Awaited<ReturnType<typeof callTool>>): T => {
+  expect(r.isError, textOf(r)).toBeFalsy();
+  return r.structuredContent as T;
+};
+
+beforeAll(async () => {
+  embedder = await createEmbedder("local");
+  [alice, bob] = await Promise.all([createUser(), createUser()]);
+  corpus = await writeCorpus();
+  report = await importFiles([corpus.dir], { db: adminDb(), uid: alice.uid, embedder });
+  // Bob has a knowledge base of his own, on a subject alice's corpus also covers.
+  const bobDir = await writeCorpus();
+  await writeFile(bobDir.files.habits, "---\ntitle: Bob's Sleep Diary\nauthor: Bob Writer\ntags: [bob-only]\n---\nI slept badly after drinking espresso at four in the afternoon; next time no coffee after lunch.\n");
+  await importFiles([bobDir.files.habits], { db: adminDb(), uid: bob.uid, embedder });
+  client = await connect("knowledge", { token: alice.token });
+  bobClient = await connect("knowledge", { token: bob.token });
+  clients.push(client, bobClient);
+});
+afterAll(async () => Promise.all(clients.map((c) => c.close())));
+
+describe("import", () => {
+  test("imports Markdown, Kindle clippings and Readwise CSV; reports bad files by name and skips them", () => {
+    const failed = report.files.filter((f) => f.status === "failed");
+    expect(failed.map((f) => f.path).sort()).toEqual([corpus.files.binary, corpus.files.notReadwise].sort());
+    expect(failed.find((f) => f.path === corpus.files.binary)?.error).toMatch(/not a text file/);
+    expect(failed.find((f) => f.path === corpus.files.notReadwise)?.error).toMatch(/Readwise/);
+    expect(report.documents).toEqual({ imported: EXPECTED.documents, updated: 0, unchanged: 0 });
+    const byTitle = Object.fromEntries(report.files.flatMap((f) => f.documents).map((d) => [d.title, d.chunks]));
+    expect(byTitle).toMatchObject({ "Sleep Well": 4, "Money Matters": 3, "Garden Days": 3, "Ocean Notes": 3 });
+    expect(byTitle["Habit Notes"]).toBeGreaterThanOrEqual(2); // ~1,900 characters → chunks with overlap
+  });
+
+  test("stores the seed's schema plus owner and embedding model", async () => {
+    const snap = await adminDb().collection("kb_items").where("owner_uid", "==", alice.uid).where("title", "==", "Garden Days").get();
+    expect(snap.size).toBe(3);
+    const d = snap.docs[0]!.data();
+    expect(Object.keys(d).sort()).toEqual(
+      ["author", "category", "chunk_index", "content", "created_at", "embedding", "embedding_model", "owner_uid", "parent_doc_id", "source", "tags", "title", "total_chunks", "updated_at"].sort(),
+    );
+    expect(d.embedding.toArray()).toHaveLength(768);
+    expect(d.embedding_model).toBe(embedder.model);
+    expect(d.source).toBe("readwise");
+    expect(d.total_chunks).toBe(3);
+  });
+
+  test("re-importing the same files changes nothing", async () => {
+    const before = await adminDb().collection("kb_items").where("owner_uid", "==", alice.uid).get();
+    const again = await importFiles([corpus.dir], { db: adminDb(), uid: alice.uid, embedder });
+    expect(again.documents).toEqual({ imported: 0, updated: 0, unchanged: EXPECTED.documents });
+    expect(again.chunksWritten).toBe(0);
+    const after = await adminDb().collection("kb_items").where("owner_uid", "==", alice.uid).get();
+    expect(after.size).toBe(before.size);
+    const stamp = (s: typeof before) => Object.fromEntries(s.docs.map((d) => [d.id, d.updateTime.toMillis()]));
+    expect(stamp(after)).toEqual(stamp(before));
+  });
+
+  test("an edited file replaces its old chunks, and the stats follow", async () => {
+    const carol = await createUser();
+    const dir = await writeCorpus();
+    await importFiles([dir.files.habits], { db: adminDb(), uid: carol.uid, embedder });
+    const chunks = () => adminDb().collection("kb_items").where("owner_uid", "==", carol.uid).get();
+    expect((await chunks()).size).toBeGreaterThanOrEqual(2);
+    await writeFile(dir.files.habits, "---\ntitle: Habit Notes\nauthor: New Author\ntags: [short]\n---\nOne short paragraph now.\n");
+    const edited = await importFiles([dir.files.habits], { db: adminDb(), uid: carol.uid, embedder });
+    expect(edited.documents.updated).toBe(1);
+    const now = await chunks();
+    expect(now.size).toBe(1);
+    expect(now.docs[0]!.get("content")).toContain("One short paragraph now.");
+    expect(now.docs[0]!.get("author")).toBe("New Author");
+    const c = await connect("knowledge", { token: carol.token });
+    clients.push(c);
+    const stats = data<{ total_chunks: number; authors: { name: string }[]; tags: { name: string }[] }>(await callTool(c, "get_stats"));
+    expect(stats.total_chunks).toBe(1);
+    expect(stats.authors.map((a) => a.name)).toEqual(["New Author"]);
+    expect(stats.tags.map((t) => t.name)).toEqual(["short"]);
+  });
+});
+
+describe("search_semantic", () => {
+  test.each([
+    ["how do equities react to tighter monetary policy", "central bank raises interest rates"],
+    ["where does the air we inhale come from", "Phytoplankton"],
+  ])("finds a chunk by meaning with no shared keywords: %s", async (query, expected) => {
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query, limit: 3 }));
+    const top = out.results[0]!;
+    expect(top.full_content).toContain(expected);
+    expect(sharedWords(query, top.full_content)).toEqual([]);
+  });
+
+  test("returns the seed's result format with similarities, best first", async () => {
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "gardening and soil health", limit: 5 }));
+    expect(out.query).toBe("gardening and soil health");
+    expect(out.result_count).toBe(5);
+    expect(out.results.map((r) => r.rank)).toEqual([1, 2, 3, 4, 5]);
+    for (const r of out.results) {
+      expect(r).toMatchObject({ chunk_id: expect.any(String), title: expect.any(String), author: expect.any(String), snippet: expect.any(String), full_content: expect.any(String) });
+      expect(r.similarity).toBeGreaterThan(-1);
+      expect(r.similarity).toBeLessThanOrEqual(1);
+      expect(r.full_content.replace(/\s+/g, " ").startsWith(r.snippet.replace(/…$/, ""))).toBe(true);
+    }
+    const sims = out.results.map((r) => r.similarity);
+    expect([...sims].sort((a, b) => b - a)).toEqual(sims);
+    expect(out.results[0]!.title).toBe("Garden Days");
+  });
+
+  test("author filter is a pre-filter: `limit` results come back even when they are far from the query", async () => {
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "gardening and soil health", limit: 3, author: "Penny Saver" }));
+    expect(out.result_count).toBe(3);
+    expect(new Set(out.results.map((r) => r.author))).toEqual(new Set(["Penny Saver"]));
+  });
+
+  test("source filter", async () => {
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "sleep", limit: 50, source: "readwise" }));
+    expect(out.result_count).toBe(EXPECTED.readwiseChunks);
+    expect(out.results.every((r) => r.source === "readwise")).toBe(true);
+  });
+
+  test("tags filter (any of)", async () => {
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "money", limit: 50, tags: ["soil", "biodiversity"] }));
+    expect(out.result_count).toBe(3); // two "soil" highlights + one "biodiversity"
+    expect(out.results.every((r) => r.tags.includes("soil") || r.tags.includes("biodiversity"))).toBe(true);
+  });
+
+  test("date range filter", async () => {
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "anything", limit: 50, date_from: "2024-03-01", date_to: "2024-03-31" }));
+    expect(out.result_count).toBe(4); // Sleep Well, highlighted in March 2024
+    expect(out.results.every((r) => r.title === "Sleep Well")).toBe(true);
+    const none = data<SearchOut>(await callTool(client, "search_semantic", { query: "anything", date_from: "2030-01-01" }));
+    expect(none.result_count).toBe(0);
+  });
+
+  test("minimum similarity drops weaker hits", async () => {
+    const all = data<SearchOut>(await callTool(client, "search_semantic", { query: "how do equities react to tighter monetary policy", limit: 20 }));
+    const threshold = (all.results[0]!.similarity + all.results[1]!.similarity) / 2;
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "how do equities react to tighter monetary policy", limit: 20, min_similarity: threshold }));
+    expect(out.result_count).toBe(1);
+    expect(out.results[0]!.similarity).toBeGreaterThanOrEqual(threshold);
+  });
+
+  test("invalid input is a tool error that says what to fix", async () => {
+    const r = await callTool(client, "search_semantic", { query: "x", date_from: "last tuesday" });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toBe('Error: date_from must be an ISO 8601 date such as 2024-01-31, not "last tuesday" (400)');
+    const r2 = await callTool(client, "search_semantic", { query: "x", limit: 500 });
+    expect(r2.isError).toBe(true);
+    expect(textOf(r2)).toMatch(/limit/);
+  });
+});
+
+describe("search_by_metadata", () => {
+  test("tags any-of, newest first", async () => {
+    const out = data<SearchOut>(await callTool(client, "search_by_metadata", { tags: ["ocean", "gardening"], limit: 10 }));
+    expect(out.result_count).toBe(6);
+    expect(out.results.every((r) => r.tags.some((t) => ["ocean", "gardening"].includes(t)))).toBe(true);
+    const dates = out.results.map((r) => r.created_at!);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    expect(out.results[0]!.full_content).toContain("Tides");
+  });
+
+  test("author and source exact; limit", async () => {
+    const byAuthor = data<SearchOut>(await callTool(client, "search_by_metadata", { author: "Dr. Night" }));
+    expect(byAuthor.result_count).toBe(4);
+    expect(byAuthor.results.find((r) => r.tags.includes("note"))?.full_content).toBe("Try the fixed wake-up time for a month.");
+    const partial = data<SearchOut>(await callTool(client, "search_by_metadata", { author: "Dr." }));
+    expect(partial.result_count).toBe(0);
+    const kindle = data<SearchOut>(await callTool(client, "search_by_metadata", { source: "kindle", limit: 2 }));
+    expect(kindle.result_count).toBe(2);
+    expect(kindle.results[0]!.author).toBe("Penny Saver"); // April 2024 is newer than March
+    const both = data<SearchOut>(await callTool(client, "search_by_metadata", { source: "kindle", author: "Marina Blue" }));
+    expect(both.result_count).toBe(0);
+  });
+
+  test("needs at least one filter", async () => {
+    const r = await callTool(client, "search_by_metadata", {});
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toBe("Error: Give at least one of tags, author or source (400)");
+  });
+});
+
+describe("get_related_chunks", () => {
+  async function chunkOf(author: string, contains: string): Promise<Hit> {
+    const out = data<SearchOut>(await callTool(client, "search_by_metadata", { author, limit: 50 }));
+    return out.results.find((r) => r.full_content.includes(contains))!;
+  }
+
+  test("nearest neighbours of the chunk's own vector, excluding itself", async () => {
+    const source = await chunkOf("Flora Green", "Feed the soil");
+    const out = data<{ source_chunk: { chunk_id: string }; result_count: number; results: Hit[] }>(
+      await callTool(client, "get_related_chunks", { chunk_id: source.chunk_id, limit: 4 }),
+    );
+    expect(out.source_chunk.chunk_id).toBe(source.chunk_id);
+    expect(out.result_count).toBe(4);
+    expect(out.results.map((r) => r.chunk_id)).not.toContain(source.chunk_id);
+    expect(out.results[0]!.title).toBe("Garden Days"); // its siblings are the closest
+  });
+
+  test("optionally excludes sibling chunks of the same document", async () => {
+    const source = await chunkOf("Flora Green", "Feed the soil");
+    const out = data<{ results: Hit[] }>(await callTool(client, "get_related_chunks", { chunk_id: source.chunk_id, limit: 5, exclude_same_document: true }));
+    expect(out.results).toHaveLength(5);
+    expect(out.results.every((r) => r.title !== "Garden Days")).toBe(true);
+  });
+
+  test("an unknown chunk is not found", async () => {
+    const r = await callTool(client, "get_related_chunks", { chunk_id: "dnope-0000" });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toBe("Error: Chunk not found (404)");
+  });
+});
+
+describe("get_stats", () => {
+  test("matches the imported corpus", async () => {
+    const total = report.files.flatMap((f) => f.documents).reduce((n, d) => n + d.chunks, 0);
+    const stats = data<{
+      total_chunks: number;
+      total_documents: number;
+      unique_sources: number;
+      unique_authors: number;
+      unique_tags: number;
+      avg_chunks_per_document: number;
+      avg_chunk_length: number;
+      sources: { name: string; chunks: number }[];
+      authors: { name: string; chunks: number }[];
+      tags: { name: string; chunks: number }[];
+      embedding_models: { name: string; chunks: number }[];
+    }>(await callTool(client, "get_stats"));
+    expect(stats.total_chunks).toBe(total);
+    expect(stats.total_documents).toBe(EXPECTED.documents);
+    expect(stats.unique_sources).toBe(3);
+    expect(stats.sources.map((s) => s.name).sort()).toEqual(EXPECTED.sources);
+    expect(stats.sources.find((s) => s.name === "kindle")?.chunks).toBe(EXPECTED.kindleChunks);
+    expect(stats.unique_authors).toBe(5);
+    expect(stats.authors.map((a) => a.name).sort()).toEqual(EXPECTED.authors);
+    expect(stats.tags.find((t) => t.name === "ocean")?.chunks).toBe(3);
+    expect(stats.tags.find((t) => t.name === "soil")?.chunks).toBe(2);
+    expect(stats.unique_tags).toBe(stats.tags.length);
+    expect(stats.avg_chunks_per_document).toBeCloseTo(total / EXPECTED.documents, 1);
+    const items = await adminDb().collection("kb_items").where("owner_uid", "==", alice.uid).get();
+    const chars = items.docs.reduce((n, d) => n + String(d.get("content")).length, 0);
+    expect(stats.avg_chunk_length).toBeCloseTo(chars / total, 0);
+    expect(stats.embedding_models).toEqual([{ name: embedder.model, chunks: total }]);
+  });
+});
+
+describe("resources", () => {
+  test("templates for the four URI patterns", async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(
+      ["kxhub://chunk/{chunk_id}", "kxhub://chunks/by-author/{author}", "kxhub://chunks/by-source/{source}", "kxhub://chunks/by-tag/{tag}"].sort(),
+    );
+  });
+
+  test("listing covers every chunk and every source, author and tag", async () => {
+    const { resources } = await client.listResources(); // the client walks all pages
+    const uris = resources.map((r) => r.uri);
+    const total = report.files.flatMap((f) => f.documents).reduce((n, d) => n + d.chunks, 0);
+    expect(uris.filter((u) => u.startsWith("kxhub://chunk/"))).toHaveLength(total);
+    expect(uris).toContain("kxhub://chunks/by-source/kindle");
+    expect(uris).toContain("kxhub://chunks/by-author/Dr.%20Night");
+    expect(uris).toContain("kxhub://chunks/by-tag/ocean");
+    expect(new Set(uris).size).toBe(uris.length);
+  });
+
+  test("listing is paginated with cursors (250 chunks → several pages)", async () => {
+    const frank = await createUser();
+    const [vector] = await embedder.embed(["filler"], "document");
+    const now = Timestamp.now();
+    const batch = adminDb().batch();
+    for (let i = 0; i < 250; i++) {
+      batch.set(adminDb().collection("kb_items").doc(`dpage${frank.uid}-${String(i).padStart(4, "0")}`), {
+        owner_uid: frank.uid, parent_doc_id: `dpage${frank.uid}`, chunk_index: i, total_chunks: 250, title: "Paged", author: "Pager", source: "text", category: "notes",
+        tags: [], content: `filler ${i}`, embedding: FieldValue.vector(vector!), embedding_model: embedder.model, created_at: now, updated_at: now,
+      });
+    }
+    await batch.commit();
+    const c = await connect("knowledge", { token: frank.token });
+    clients.push(c);
+    const first = (await (c as unknown as { request(r: unknown): Promise<unknown> }).request({ method: "resources/list", params: {} })) as { resources: { uri: string }[]; nextCursor?: string };
+    expect(first.resources.length).toBeLessThanOrEqual(100);
+    const uris = first.resources.map((r) => r.uri);
+    let cursor = first.nextCursor;
+    let pages = 1;
+    while (cursor && pages < 20) {
+      const page = await c.listResources({ cursor });
+      expect(page.resources.length).toBeLessThanOrEqual(100);
+      uris.push(...page.resources.map((r) => r.uri));
+      cursor = page.nextCursor;
+      pages++;
+    }
+    expect(pages).toBeGreaterThanOrEqual(3);
+    const chunkUris = uris.filter((u) => u.startsWith("kxhub://chunk/"));
+    expect(chunkUris).toHaveLength(250);
+    expect(new Set(chunkUris).size).toBe(250);
+    await expect(c.listResources({ cursor: "not-a-cursor" })).rejects.toThrow(/Invalid cursor/);
+  });
+
+  test("a chunk as Markdown", async () => {
+    const hit = data<SearchOut>(await callTool(client, "search_by_metadata", { author: "Marina Blue", limit: 1 })).results[0]!;
+    const { contents } = await client.readResource({ uri: `kxhub://chunk/${hit.chunk_id}` });
+    const c = contents[0] as { mimeType: string; text: string };
+    expect(c.mimeType).toBe("text/markdown");
+    expect(c.text).toMatch(/^# Ocean Notes\n/);
+    expect(c.text).toContain("**Author:** Marina Blue");
+    expect(c.text).toContain(hit.full_content);
+  });
+
+  test("chunks by source, by author (URL-encoded) and by tag", async () => {
+    const read = async (uri: string) => ((await client.readResource({ uri })).contents[0] as { text: string }).text;
+    const kindle = await read("kxhub://chunks/by-source/kindle");
+    expect(kindle).toContain('# Chunks with source "kindle"');
+    expect(kindle).toContain("7 chunks");
+    expect(kindle).toContain("interest rates");
+    const author = await read("kxhub://chunks/by-author/Dr.%20Night");
+    expect(author).toContain("4 chunks");
+    expect(author).toContain("fall asleep faster");
+    expect(author).not.toContain("Penny Saver");
+    const tag = await read("kxhub://chunks/by-tag/soil");
+    expect(tag).toContain("2 chunks");
+    expect(tag).toContain("Mulch");
+  });
+
+  test("a missing chunk is a resource-not-found error", async () => {
+    const err = (await client.readResource({ uri: "kxhub://chunk/dmissing-0000" }).catch((e: unknown) => e)) as { code: number; message: string; name: string };
+    expect([-32002, -32602]).toContain(err.code); // resource not found (the 2026 revision uses -32602)
+    expect(err.message).toContain("Error: Chunk not found (404)");
+  });
+
+  test("completion offers the user's own sources, authors and tags", async () => {
+    const complete = async (uri: string, name: string, value: string) =>
+      (await client.complete({ ref: { type: "ref/resource", uri }, argument: { name, value } })).completion.values;
+    expect(await complete("kxhub://chunks/by-author/{author}", "author", "m")).toEqual(["Marina Blue"]);
+    expect((await complete("kxhub://chunks/by-author/{author}", "author", "")).sort()).toEqual(EXPECTED.authors);
+    expect(await complete("kxhub://chunks/by-source/{source}", "source", "k")).toEqual(["kindle"]);
+    expect((await complete("kxhub://chunks/by-tag/{tag}", "tag", "o")).sort()).toEqual(["ocean"]);
+  });
+});
+
+describe("prompts", () => {
+  test("the four prompts tell the model which tools to use and how to answer", async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(["author_deep_dive", "find_insights_about", "related_to_chunk", "tag_exploration"]);
+    const text = async (name: string, args: Record<string, string>) => {
+      const r = await client.getPrompt({ name, arguments: args });
+      expect(r.messages[0]!.role).toBe("user");
+      return (r.messages[0]!.content as { text: string }).text;
+    };
+    const insights = await text("find_insights_about", { topic: "decision making" });
+    expect(insights).toContain('"decision making"');
+    expect(insights).toMatch(/search_semantic[\s\S]*get_related_chunks/);
+    expect(insights).toContain("Key insights");
+    const author = await text("author_deep_dive", { author: "Dr. Night" });
+    expect(author).toContain('search_by_metadata with author "Dr. Night"');
+    expect(author).toContain("kxhub://chunks/by-author/Dr.%20Night");
+    const tag = await text("tag_exploration", { tag: "ocean" });
+    expect(tag).toContain('tags ["ocean"]');
+    const related = await text("related_to_chunk", { chunk_id: "d123-0001" });
+    expect(related).toContain('get_related_chunks with chunk_id "d123-0001"');
+  });
+
+  test("prompt arguments complete from the user's own values", async () => {
+    const r = await client.complete({ ref: { type: "ref/prompt", name: "author_deep_dive" }, argument: { name: "author", value: "Fl" } });
+    expect(r.completion.values).toEqual(["Flora Green"]);
+    const t = await client.complete({ ref: { type: "ref/prompt", name: "tag_exploration" }, argument: { name: "tag", value: "gard" } });
+    expect(t.completion.values).toEqual(["gardening"]);
+  });
+});
+
+describe("isolation: a second user sees none of the first user's chunks", () => {
+  test("through the tools", async () => {
+    const search = data<SearchOut>(await callTool(bobClient, "search_semantic", { query: "how to fall asleep", limit: 50 }));
+    expect(search.results.map((r) => r.author)).toEqual(["Bob Writer"]);
+    for (const args of [{ author: "Dr. Night" }, { source: "kindle" }, { tags: ["ocean", "soil", "habits"] }]) {
+      expect(data<SearchOut>(await callTool(bobClient, "search_by_metadata", args)).result_count).toBe(0);
+    }
+    const aliceChunk = data<SearchOut>(await callTool(client, "search_by_metadata", { author: "Dr. Night", limit: 1 })).results[0]!;
+    const related = await callTool(bobClient, "get_related_chunks", { chunk_id: aliceChunk.chunk_id });
+    expect(textOf(related)).toBe("Error: Chunk not found (404)");
+    const bobOwn = search.results[0]!;
+    const bobRelated = data<{ results: Hit[] }>(await callTool(bobClient, "get_related_chunks", { chunk_id: bobOwn.chunk_id, limit: 10 }));
+    expect(bobRelated.results).toEqual([]);
+    const stats = data<{ total_chunks: number; authors: { name: string }[] }>(await callTool(bobClient, "get_stats"));
+    expect(stats.total_chunks).toBe(1);
+    expect(stats.authors.map((a) => a.name)).toEqual(["Bob Writer"]);
+  });
+
+  test("through resources and completion", async () => {
+    const aliceChunk = data<SearchOut>(await callTool(client, "search_by_metadata", { author: "Dr. Night", limit: 1 })).results[0]!;
+    const denied = (await bobClient.readResource({ uri: `kxhub://chunk/${aliceChunk.chunk_id}` }).catch((e: unknown) => e)) as Error & { code: number };
+    expect([-32002, -32602]).toContain(denied.code);
+    expect(denied.message).toContain("Chunk not found");
+    const byAuthor = ((await bobClient.readResource({ uri: "kxhub://chunks/by-author/Dr.%20Night" })).contents[0] as { text: string }).text;
+    expect(byAuthor).toContain("No chunks.");
+    const bySource = ((await bobClient.readResource({ uri: "kxhub://chunks/by-source/kindle" })).contents[0] as { text: string }).text;
+    expect(bySource).not.toContain("interest rates");
+    const all = (await bobClient.listResources()).resources.map((r) => r.uri);
+    expect(all.filter((u) => u.startsWith("kxhub://chunk/"))).toEqual([`kxhub://chunk/${data<SearchOut>(await callTool(bobClient, "search_by_metadata", { author: "Bob Writer" })).results[0]!.chunk_id}`]);
+    expect(all.some((u) => /Dr\.|kindle|ocean/.test(u))).toBe(false);
+    const completion = await bobClient.complete({ ref: { type: "ref/resource", uri: "kxhub://chunks/by-author/{author}" }, argument: { name: "author", value: "" } });
+    expect(completion.completion.values).toEqual(["Bob Writer"]);
+  });
+
+  test("a 2025-era (initialize) client gets the same answers", async () => {
+    const legacy = await connect("knowledge", { token: alice.token, era: "legacy" });
+    clients.push(legacy);
+    const out = data<SearchOut>(await callTool(legacy, "search_semantic", { query: "where does the air we inhale come from", limit: 1 }));
+    expect(out.results[0]!.full_content).toContain("Phytoplankton");
+  });
+
+  test("without a token the server answers 401", async () => {
+    await expect(connect("knowledge")).rejects.toThrow(/401|Unauthorized|sign/i);
+  });
+});
+
+describe("limits and model mismatch", () => {
+  test("oversized content is trimmed with an explicit marker", async () => {
+    const dave = await createUser();
+    const huge = "word ".repeat(40_000); // 200,000 characters
+    const now = Timestamp.now();
+    await adminDb().collection("kb_items").doc(`dhuge${dave.uid}-0000`).set({
+      owner_uid: dave.uid, parent_doc_id: `dhuge${dave.uid}`, chunk_index: 0, total_chunks: 1, title: "Huge", author: "Big", source: "text", category: "notes",
+      tags: ["big"], content: huge, embedding: FieldValue.vector((await embedder.embed(["word"], "document"))[0]!), embedding_model: embedder.model, created_at: now, updated_at: now,
+    });
+    const c = await connect("knowledge", { token: dave.token });
+    clients.push(c);
+    const out = data<SearchOut>(await callTool(c, "search_by_metadata", { author: "Big" }));
+    expect(out.results[0]!.full_content.length).toBeLessThan(5_000);
+    expect(out.results[0]!.full_content).toContain("[truncated]");
+    const text = ((await c.readResource({ uri: `kxhub://chunk/dhuge${dave.uid}-0000` })).contents[0] as { text: string }).text;
+    expect(text.length).toBeLessThan(110_000);
+    expect(text).toContain("[truncated]");
+  });
+
+  test("chunks embedded by another model: a clear error saying to re-import", async () => {
+    const erin = await createUser();
+    const other: Embedder = { model: "some-other-model", dimensions: 768, embed: async (texts) => texts.map((_, i) => Array.from({ length: 768 }, (_, j) => (j === i % 768 ? 1 : 0))) };
+    const dir = await writeCorpus();
+    await writeFile(dir.files.clippings, CLIPPINGS);
+    await importFiles([dir.files.clippings], { db: adminDb(), uid: erin.uid, embedder: other });
+    const c = await connect("knowledge", { token: erin.token });
+    clients.push(c);
+    const r = await callTool(c, "search_semantic", { query: "sleep" });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/^Error: Your knowledge base was embedded with some-other-model, but this server embeds queries with .+; .*Re-import your files .*npm run kb:import -- --user .* \(409\)$/);
+    // Re-importing with the server's model fixes it.
+    const again = await importFiles([dir.files.clippings], { db: adminDb(), uid: erin.uid, embedder });
+    expect(again.documents.updated).toBe(2);
+    const ok = data<SearchOut>(await callTool(c, "search_semantic", { query: "sleep", limit: 2 }));
+    expect(ok.result_count).toBe(2);
+    expect(await readFile(dir.files.clippings, "utf8")).toBe(CLIPPINGS);
+  });
+});

@@ -1,0 +1,196 @@
+// The production embedding path: the real @google/genai client (Vertex mode) against a local
+// HTTP server that speaks Vertex AI's `:predict` wire format for gemini-embedding-001. Covers the
+// request shape, task types, 768 dimensions, retry with backoff on 429/5xx, permanent failures,
+// and that vectors from this model never mix with the local model's in a search.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { OAuth2Client } from "google-auth-library";
+import { adminDb, createUser } from "../support/emulators.js";
+import { callTool, connect, textOf } from "../support/mcp.js";
+import { configuredProvider, EmbeddingError } from "../../functions/src/platform/embeddings.js";
+import { VertexEmbedder, type VertexEmbedderOptions } from "../../functions/src/platform/embeddings-vertex.js";
+import { importFiles } from "../../functions/src/domains/knowledge/ingest/import.js";
+import { writeCorpus } from "./corpus.js";
+
+interface Seen {
+  path: string;
+  auth: string | undefined;
+  body: { instances: { content: string; task_type: string }[]; parameters: { outputDimensionality: number } };
+}
+
+let server: Server;
+let baseUrl: string;
+let seen: Seen[] = [];
+/** Status to answer for the next requests, in order; then 200. */
+let script: number[] = [];
+
+const vectorFor = (text: string) => Array.from({ length: 768 }, (_, i) => Math.sin(i + text.length) * 3); // not unit length on purpose
+
+async function body(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString();
+}
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    const parsed = JSON.parse(await body(req)) as Seen["body"];
+    seen.push({ path: req.url ?? "", auth: req.headers.authorization, body: parsed });
+    const status = script.shift() ?? 200;
+    res.setHeader("content-type", "application/json");
+    if (!req.url?.endsWith("/models/gemini-embedding-001:predict")) {
+      res.statusCode = 404;
+      return res.end(JSON.stringify({ error: { code: 404, message: `no route ${req.url}`, status: "NOT_FOUND" } }));
+    }
+    if (status !== 200) {
+      res.statusCode = status;
+      const name = status === 429 ? "RESOURCE_EXHAUSTED" : status === 403 ? "PERMISSION_DENIED" : "INTERNAL";
+      return res.end(JSON.stringify({ error: { code: status, message: `fake ${name.toLowerCase()}`, status: name } }));
+    }
+    const content = parsed.instances[0]!.content;
+    res.end(JSON.stringify({ predictions: [{ embeddings: { values: vectorFor(content), statistics: { truncated: false, token_count: 5 } } }] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  seen = [];
+  script = [];
+});
+
+function vertex(extra: Partial<VertexEmbedderOptions> = {}): { embedder: VertexEmbedder; delays: number[] } {
+  // A signed-in OAuth client with a fixed access token: google-auth-library adds the header
+  // without fetching anything (in production: Application Default Credentials).
+  const authClient = new OAuth2Client();
+  authClient.setCredentials({ access_token: "test-access-token", expiry_date: Date.now() + 3_600_000 });
+  const delays: number[] = [];
+  const embedder = new VertexEmbedder({
+    project: "demo-project",
+    location: "us-central1",
+    baseUrl,
+    googleAuthOptions: { authClient },
+    sleep: async (ms) => {
+      delays.push(ms);
+    },
+    ...extra,
+  });
+  return { embedder, delays };
+}
+
+describe("gemini-embedding-001 through @google/genai (Vertex mode)", () => {
+  test("speaks the :predict wire format with task types and 768 dimensions", async () => {
+    const { embedder } = vertex();
+    expect(embedder.model).toBe("gemini-embedding-001");
+    const docs = await embedder.embed(["first chunk", "second chunk"], "document");
+    const [query] = await embedder.embed(["a question"], "query");
+    expect(seen).toHaveLength(3); // one instance per request
+    expect(seen[0]!.path).toBe("/v1beta1/projects/demo-project/locations/us-central1/publishers/google/models/gemini-embedding-001:predict");
+    expect(seen[0]!.auth).toBe("Bearer test-access-token");
+    const bodies = seen.map((s) => s.body);
+    expect(bodies.map((b) => b.instances)).toEqual([
+      [{ content: "first chunk", task_type: "RETRIEVAL_DOCUMENT" }],
+      [{ content: "second chunk", task_type: "RETRIEVAL_DOCUMENT" }],
+      [{ content: "a question", task_type: "RETRIEVAL_QUERY" }],
+    ]);
+    expect(bodies.every((b) => b.parameters.outputDimensionality === 768)).toBe(true);
+    for (const v of [...docs, query!]) {
+      expect(v).toHaveLength(768);
+      expect(Math.hypot(...v)).toBeCloseTo(1, 6); // normalised for cosine
+    }
+    const raw = vectorFor("first chunk");
+    expect(docs[0]![5]).toBeCloseTo(raw[5]! / Math.hypot(...raw), 9);
+  });
+
+  test("a 429 is retried after 1 s and then succeeds", async () => {
+    const { embedder, delays } = vertex();
+    script = [429];
+    const [v] = await embedder.embed(["rate limited once"], "query");
+    expect(v).toHaveLength(768);
+    expect(seen).toHaveLength(2);
+    expect(delays).toEqual([1000]);
+  });
+
+  test("server errors back off 1 s, then 2 s", async () => {
+    const { embedder, delays } = vertex();
+    script = [503, 500];
+    await embedder.embed(["flaky"], "document");
+    expect(seen).toHaveLength(3);
+    expect(delays).toEqual([1000, 2000]);
+  });
+
+  test("real waiting: the backoff delays are actually slept (scaled down)", async () => {
+    const { embedder } = vertex({ sleep: undefined as never, baseDelayMs: 40 });
+    script = [429, 429];
+    const started = performance.now();
+    await embedder.embed(["slow"], "query");
+    expect(performance.now() - started).toBeGreaterThanOrEqual(40 + 80 - 5);
+  });
+
+  test("a permanent failure gives up after 3 attempts with a clear error", async () => {
+    const { embedder, delays } = vertex();
+    script = [500, 500, 500, 500];
+    const err = await embedder.embed(["doomed"], "query").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EmbeddingError);
+    expect((err as EmbeddingError).reason).toBe("unavailable");
+    expect((err as Error).message).toBe(
+      "The embedding service (Vertex AI gemini-embedding-001) did not answer after 3 attempts (last: HTTP 500, fake internal). Try again in a minute",
+    );
+    expect(seen).toHaveLength(3);
+    expect(delays).toEqual([1000, 2000]);
+  });
+
+  test("a refusal (403) is not retried and says what to check", async () => {
+    const { embedder, delays } = vertex();
+    script = [403];
+    const err = (await embedder.embed(["forbidden"], "query").catch((e: unknown) => e)) as EmbeddingError;
+    expect(err.reason).toBe("config");
+    expect(err.message).toMatch(/^Vertex AI refused the embedding request \(HTTP 403\): fake permission_denied\. Check the project/);
+    expect(seen).toHaveLength(1);
+    expect(delays).toEqual([]);
+  });
+
+  test("GOOGLE_VERTEX_BASE_URL is honoured when no base URL is given", async () => {
+    process.env.GOOGLE_VERTEX_BASE_URL = baseUrl;
+    try {
+      const { embedder } = vertex({ baseUrl: undefined });
+      await embedder.embed(["via env"], "query");
+      expect(seen).toHaveLength(1);
+    } finally {
+      delete process.env.GOOGLE_VERTEX_BASE_URL;
+    }
+  });
+
+  test("chunks imported with gemini-embedding-001 are not searched with another model's vectors: the error says to re-import", async () => {
+    const user = await createUser();
+    const { embedder } = vertex();
+    const corpus = await writeCorpus();
+    const report = await importFiles([corpus.files.readwise], { db: adminDb(), uid: user.uid, embedder });
+    expect(report.documents.imported).toBe(2);
+    const stored = await adminDb().collection("kb_items").where("owner_uid", "==", user.uid).get();
+    expect(stored.size).toBe(6);
+    expect(stored.docs.every((d) => d.get("embedding_model") === "gemini-embedding-001")).toBe(true);
+    // The function in the emulator embeds queries with the local model.
+    const client = await connect("knowledge", { token: user.token });
+    try {
+      const r = await callTool(client, "search_semantic", { query: "soil" });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toContain("Your knowledge base was embedded with gemini-embedding-001");
+      expect(textOf(r)).toContain("Re-import your files");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("provider selection", () => {
+  test("EMBEDDINGS_PROVIDER wins; unset means vertex when deployed and local otherwise", () => {
+    expect(configuredProvider({})).toBe("local");
+    expect(configuredProvider({ K_SERVICE: "knowledge" })).toBe("vertex");
+    expect(configuredProvider({ K_SERVICE: "knowledge", FUNCTIONS_EMULATOR: "true" })).toBe("local");
+    expect(configuredProvider({ MCP_TARGET: "production" })).toBe("vertex");
+    expect(configuredProvider({ K_SERVICE: "knowledge", EMBEDDINGS_PROVIDER: "local" })).toBe("local");
+    expect(() => configuredProvider({ EMBEDDINGS_PROVIDER: "openai" })).toThrow('EMBEDDINGS_PROVIDER must be "vertex" or "local", not "openai"');
+  });
+});
