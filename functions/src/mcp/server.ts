@@ -68,7 +68,9 @@ export function buildServer(domain: DomainDefinition, scope: RequestScope): McpS
     const shape: Record<string, z.ZodType> = { ...p.argsSchema.shape };
     for (const [name, fn] of Object.entries(p.complete ?? {})) {
       const field = shape[name];
-      if (field) shape[name] = completable(field, (value: unknown) => fn(String(value ?? ""), context()).then((v) => v.slice(0, 100)));
+      // completable() marks the schema object itself, and the callback closes over this request's
+      // caller: mark a fresh clone per request, never the definition's shared schema.
+      if (field) shape[name] = completable(field.clone(), (value: unknown) => fn(String(value ?? ""), context()).then((v) => v.slice(0, 100)));
     }
     server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: z.object(shape) }, async (args: unknown, sdk: ServerContext) => {
       try {

@@ -4,17 +4,6 @@ import { z } from "zod";
 import { prompt, type RequestContext } from "../../../mcp/define.js";
 import { storeFor } from "../context.js";
 
-// mcp/server.ts marks each completable argument schema with a non-configurable property on every
-// request; a schema object shared across requests then fails from the second request on
-// ("Cannot redefine property: Symbol(mcp.completable)"). Until that is fixed in the shared layer,
-// the arguments of prompts that complete are built fresh each time `.shape` is read.
-function freshArgs<T extends z.ZodRawShape>(make: () => T): z.ZodObject<T> {
-  const base = z.object(make());
-  return new Proxy(base, {
-    get: (target, prop, receiver) => (prop === "shape" ? make() : Reflect.get(target, prop, receiver)),
-  });
-}
-
 const authors = (prefix: string, ctx: RequestContext) => storeFor(ctx).valuesStartingWith("authors", prefix);
 const tags = (prefix: string, ctx: RequestContext) => storeFor(ctx).valuesStartingWith("tags", prefix);
 const chunkIds = (prefix: string, ctx: RequestContext) => storeFor(ctx).chunkIdsStartingWith(prefix);
@@ -47,7 +36,7 @@ export const authorDeepDive = prompt(
     name: "author_deep_dive",
     title: "Author deep dive",
     description: "Explore everything I have saved from one author.",
-    argsSchema: freshArgs(() => ({ author: z.string().min(1).max(500).describe("Author name exactly as stored (see get_stats)") })),
+    argsSchema: z.object({ author: z.string().min(1).max(500).describe("Author name exactly as stored (see get_stats)") }),
     complete: { author: authors },
   },
   async ({ author }) =>
@@ -71,7 +60,7 @@ export const tagExploration = prompt(
     name: "tag_exploration",
     title: "Tag exploration",
     description: "Explore the chunks I have tagged with one tag and the patterns across them.",
-    argsSchema: freshArgs(() => ({ tag: z.string().min(1).max(200).describe("A tag from my knowledge base (see get_stats)") })),
+    argsSchema: z.object({ tag: z.string().min(1).max(200).describe("A tag from my knowledge base (see get_stats)") }),
     complete: { tag: tags },
   },
   async ({ tag }) =>
@@ -94,7 +83,7 @@ export const relatedToChunk = prompt(
     name: "related_to_chunk",
     title: "Related to a chunk",
     description: "Find and explain the connections between one chunk and the rest of my knowledge base.",
-    argsSchema: freshArgs(() => ({ chunk_id: z.string().min(1).max(200).describe("chunk_id of the chunk to start from") })),
+    argsSchema: z.object({ chunk_id: z.string().min(1).max(200).describe("chunk_id of the chunk to start from") }),
     complete: { chunk_id: chunkIds },
   },
   async ({ chunk_id }) =>
