@@ -1,25 +1,24 @@
-// TEMPORARY skeleton so the shared layer can be exercised; replaced by the real domain.
-import { z } from "zod";
-import { defineDomain, tool } from "../../mcp/define.js";
-
-const verify = tool(
-  {
-    name: "verify",
-    title: "Verify Mermaid syntax",
-    description: "Validates Mermaid diagram syntax without rendering.",
-    inputSchema: z.object({ code: z.string().describe("Mermaid diagram code to verify") }),
-    outputSchema: z.object({ ok: z.boolean(), error: z.string().optional() }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  },
-  async ({ code }) => ({ data: code.trim() ? { ok: true } : { ok: false, error: "Invalid input: code must be a non-empty string" } }),
-);
+// The mermaid domain: verify, render and svg (seed: mermaid-mcp-tools.md) as MCP tools, and the
+// same three as a rate-limited HTTP API. Rendering runs in warm worker threads (core/pool.ts).
+import { defineDomain } from "../../mcp/define.js";
+import { renderPool } from "./core/pool.js";
+import { apiRoutes } from "./http/api.js";
+import { render } from "./tools/render.js";
+import { svg } from "./tools/svg.js";
+import { verify } from "./tools/verify.js";
 
 export default defineDomain({
   name: "mermaid",
   title: "Mermaid diagrams",
-  version: "0.1.0",
-  description: "Verify and render Mermaid diagrams to SVG.",
-  instructions: "Call verify before render.",
+  version: "1.0.0",
+  description: "Verify Mermaid diagram syntax and render diagrams of every Mermaid type to sanitized SVG (and PNG), without a browser.",
+  instructions: [
+    "Always call verify first; if it returns ok: false, fix the code at the line it names and verify again.",
+    "Then call render to show the diagram (you also get a PNG to check it), or svg when the user wants a file to download.",
+    "Code is limited to 50,000 characters. Very large diagrams may be refused as too complex: split them.",
+  ].join(" "),
   access: "public",
-  tools: [verify],
+  tools: [verify, render, svg],
+  routes: apiRoutes,
+  warmup: () => renderPool().start(),
 });

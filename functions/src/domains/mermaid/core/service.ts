@@ -1,0 +1,48 @@
+// The one place the tools and the HTTP API share: input rules, messages, and the calls into the
+// render pool. Messages follow the seed (mermaid-mcp-tools.md) word for word where it gives them.
+import { invalidInput, tooLarge, ToolError } from "../../../mcp/errors.js";
+import { JobRejected, renderPool } from "./pool.js";
+import type { RenderOutcome, Theme, VerifyOutcome } from "./protocol.js";
+
+export const MAX_CODE_LENGTH = 50_000;
+export const EMPTY_CODE_MESSAGE = "Invalid input: code must be a non-empty string";
+export const TOO_LONG_MESSAGE = "Code exceeds maximum length of 50KB";
+
+/** The seed's validation rules: a non-empty string of at most 50,000 characters. */
+export function checkCode(code: unknown): string {
+  if (typeof code !== "string" || !code.trim()) throw invalidInput(EMPTY_CODE_MESSAGE);
+  if (code.length > MAX_CODE_LENGTH) throw tooLarge(TOO_LONG_MESSAGE);
+  return code;
+}
+
+function fromWorker(err: unknown): never {
+  if (err instanceof ToolError) throw err;
+  if (err instanceof JobRejected) {
+    if (err.detail.kind === "syntax" || err.detail.kind === "render") throw invalidInput(err.detail.message);
+    throw new Error(`render worker: ${err.detail.message}`);
+  }
+  throw err;
+}
+
+export async function verifyDiagram(code: unknown): Promise<{ ok: boolean; error?: string }> {
+  const text = checkCode(code);
+  const outcome = await renderPool().run<VerifyOutcome>({ op: "verify", code: text }).catch(fromWorker);
+  return outcome.ok ? { ok: true } : { ok: false, error: outcome.error ?? "Invalid Mermaid syntax" };
+}
+
+export interface Rendered {
+  svg: string;
+  diagramType: string;
+  png?: Buffer;
+}
+
+export async function renderDiagram(code: unknown, theme: Theme = "default", opts: { png?: boolean } = {}): Promise<Rendered> {
+  const text = checkCode(code);
+  const out = await renderPool().run<RenderOutcome>({ op: "render", code: text, theme, png: !!opts.png }).catch(fromWorker);
+  return { svg: out.svg, diagramType: out.diagramType, ...(out.png ? { png: Buffer.from(out.png) } : {}) };
+}
+
+/** `diagram-YYYY-MM-DDTHH-MM-SS.svg` in UTC. */
+export function exportFilename(at = new Date()): string {
+  return `diagram-${at.toISOString().slice(0, 19).replace(/:/g, "-")}.svg`;
+}

@@ -1,0 +1,67 @@
+// Turns what mermaid throws into one sentence an agent can act on: the parser's complaint, the
+// line and column, and the offending line quoted from the caller's own code.
+const MAX_MESSAGE = 600;
+
+interface JisonHash {
+  line?: number;
+  loc?: { first_line?: number; first_column?: number };
+  expected?: string[];
+  token?: string;
+}
+
+export interface Position {
+  line: number;
+  column?: number;
+}
+
+export function positionOf(err: unknown, code: string): Position | undefined {
+  const e = err as { hash?: JisonHash; message?: string } | undefined;
+  const loc = e?.hash?.loc;
+  if (loc?.first_line !== undefined) {
+    // jison reports the line of the token that failed and its 0-based column within that line.
+    return { line: loc.first_line, column: (loc.first_column ?? 0) + 1 };
+  }
+  const message = String(e?.message ?? err ?? "");
+  const lc = /line (\d+)(?:, column (\d+))?/i.exec(message);
+  if (lc) return { line: Number(lc[1]), ...(lc[2] ? { column: Number(lc[2]) } : {}) };
+  // js-yaml in frontmatter: "(line:column)" counted from the first line inside the --- fence.
+  const yaml = /\((\d+):(\d+)\)/.exec(message);
+  if (yaml && /^\s*---/.test(code)) return { line: Number(yaml[1]) + 1, column: Number(yaml[2]) };
+  return undefined;
+}
+
+/** The parser's own complaint without jison's "...snippet / ----^" drawing. */
+function cleanMessage(message: string): string {
+  const lines = message.split(/\r?\n/);
+  const kept = lines.filter((l, i) => !(i > 0 && (/^-*\^$/.test(l.trim()) || (l.startsWith("...") && /^-*\^$/.test((lines[i + 1] ?? "").trim())))));
+  let text = kept
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" ")
+    .replace(/^Parsing failed:\s*/i, "")
+    .replace(/\s+/g, " ")
+    .replace(/Parse error on line \d+:\s*/i, "")
+    .replace(/Lexer error on line \d+, column \d+:\s*/gi, "")
+    .replace(/Parse error on line \d+, column \d+:\s*/gi, "")
+    .trim();
+  // js-yaml appends a code excerpt (" 1 | config: ..."): the quoted line below replaces it.
+  text = text.replace(/\s*\(\d+:\d+\)\s+\d+ \|.*$/, "");
+  if (text.length > MAX_MESSAGE) text = `${text.slice(0, MAX_MESSAGE)}…`;
+  return text;
+}
+
+export function describeSyntaxError(err: unknown, code: string): string {
+  const raw = String((err as { message?: string })?.message ?? err ?? "");
+  if (/No diagram type detected/i.test(raw)) {
+    const first = code.split(/\r?\n/).find((l) => l.trim() && !/^\s*%%/.test(l))?.trim() ?? "";
+    return `Invalid Mermaid syntax: no diagram type detected. The first line must name a diagram type (e.g. "flowchart TD", "sequenceDiagram", "classDiagram"); found ${JSON.stringify(first.slice(0, 80))}`;
+  }
+  const pos = positionOf(err, code);
+  const detail = (cleanMessage(raw) || "the parser rejected the code").replace(/\.+$/, "");
+  if (!pos) return `Invalid Mermaid syntax: ${detail}`;
+  const lines = code.replace(/\r\n?/g, "\n").split("\n");
+  const where = `line ${pos.line}${pos.column ? `, column ${pos.column}` : ""}`;
+  const source = lines[pos.line - 1];
+  const quote = source !== undefined && source.trim() ? `. Line ${pos.line}: ${JSON.stringify(source.length > 200 ? `${source.slice(0, 200)}…` : source)}` : "";
+  return `Invalid Mermaid syntax at ${where}: ${detail}${quote}`;
+}

@@ -1,0 +1,58 @@
+// POST /api/verify, /api/render, /api/svg: the seed's HTTP API, JSON in and out, the same core
+// logic and messages as the tools. Limited to 100 requests per hour per client IP across all
+// instances (Firestore); MCP calls are not limited this way (the seed's note).
+import type { HttpReply, HttpRequest, HttpRoute, RequestContext } from "../../../mcp/define.js";
+import { rateLimited } from "../../../mcp/errors.js";
+import { parseInput } from "../../../mcp/validation.js";
+import { hitRateLimit } from "../../../platform/rate-limit.js";
+import { exportFilename, renderDiagram, verifyDiagram } from "../core/service.js";
+import { renderInput, svgInput, verifyInput } from "../tools/schemas.js";
+
+export const API_LIMIT = 100;
+const WINDOW_SECONDS = 3600;
+
+async function limit(req: HttpRequest, ctx: RequestContext): Promise<Record<string, string>> {
+  let decision;
+  try {
+    decision = await hitRateLimit(req.clientIp, { bucket: "mermaid-api", limit: API_LIMIT, windowSeconds: WINDOW_SECONDS });
+  } catch (err) {
+    // The limiter protects capacity; its own outage must not take the API down with it.
+    ctx.log.warn("rate limiter unavailable; request allowed", { err });
+    return {};
+  }
+  const headers = {
+    "x-ratelimit-limit": String(decision.limit),
+    "x-ratelimit-remaining": String(decision.remaining),
+    "x-ratelimit-reset": String(decision.retryAfterSeconds),
+  };
+  if (!decision.allowed) {
+    throw rateLimited(
+      `Rate limit exceeded: at most ${API_LIMIT} requests per hour per client. Try again in ${decision.retryAfterSeconds} seconds`,
+      decision.retryAfterSeconds,
+    );
+  }
+  return headers;
+}
+
+function route(path: string, run: (body: unknown) => Promise<unknown>): HttpRoute {
+  return {
+    method: "POST",
+    path,
+    async handle(req, ctx): Promise<HttpReply> {
+      const headers = await limit(req, ctx);
+      return { status: 200, body: await run(req.body ?? {}), headers };
+    },
+  };
+}
+
+export const apiRoutes: HttpRoute[] = [
+  route("/api/verify", async (body) => verifyDiagram(parseInput(verifyInput, body).code)),
+  route("/api/render", async (body) => {
+    const { code, theme } = parseInput(renderInput, body);
+    return { svg: (await renderDiagram(code, theme ?? "default")).svg };
+  }),
+  route("/api/svg", async (body) => {
+    const { code, theme } = parseInput(svgInput, body);
+    return { svg: (await renderDiagram(code, theme ?? "default")).svg, filename: exportFilename() };
+  }),
+];

@@ -1,0 +1,30 @@
+// Argument and result schemas shared by the three tools and the HTTP API.
+import { z } from "zod";
+import { THEMES } from "../core/protocol.js";
+import { EMPTY_CODE_MESSAGE } from "../core/service.js";
+
+const codeMessage = EMPTY_CODE_MESSAGE.replace(/^Invalid input: /, "");
+
+/** Missing code reads as the seed's message; a wrong type names the type (validation.ts). */
+const code = (description: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? codeMessage : undefined) })
+    .describe(`${description} (at most 50,000 characters)`);
+
+const theme = z.enum(THEMES).optional().describe('Mermaid theme: "default" (when omitted), "neutral", "dark", "forest" or "base"');
+
+export const verifyInput = z.object({ code: code("Mermaid diagram code to verify") });
+export const renderInput = z.object({ code: code("Mermaid diagram code to render"), theme });
+export const svgInput = z.object({ code: code("Mermaid diagram code to export"), theme });
+
+export const verifyOutput = z.object({
+  ok: z.boolean().describe("true when the code is valid Mermaid"),
+  error: z.string().optional().describe("What is wrong and where (line, column, the offending line), when ok is false"),
+});
+export const renderOutput = z.object({ svg: z.string().describe("Sanitized, self-contained SVG") });
+export const svgOutput = z.object({
+  svg: z.string().describe("Sanitized, self-contained SVG"),
+  filename: z.string().describe("Suggested file name: diagram-YYYY-MM-DDTHH-MM-SS.svg (UTC)"),
+});
+
+export const annotations = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };

@@ -1,0 +1,19 @@
+import { tool } from "../../../mcp/define.js";
+import { exportFilename, renderDiagram } from "../core/service.js";
+import { annotations, svgInput, svgOutput } from "./schemas.js";
+
+export const svg = tool(
+  {
+    name: "svg",
+    title: "Export Mermaid diagram as SVG file",
+    description:
+      "Generates a downloadable SVG export of a Mermaid diagram with a suggested filename (diagram-YYYY-MM-DDTHH-MM-SS.svg, UTC). Same SVG as render. Optional theme: default, neutral, dark, forest, base.",
+    inputSchema: svgInput,
+    outputSchema: svgOutput,
+    annotations,
+  },
+  async ({ code, theme }) => {
+    const out = await renderDiagram(code, theme ?? "default");
+    return { data: { svg: out.svg, filename: exportFilename() } };
+  },
+);

@@ -1,0 +1,75 @@
+// Malicious diagrams come out clean, and styling survives the cleaning.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Client } from "@modelcontextprotocol/client";
+import { callTool, connect, textOf } from "../support/mcp.js";
+import { parseSvgFile, unsafeParts } from "./corpus.js";
+
+let c: Client;
+beforeAll(async () => {
+  c = await connect("mermaid");
+});
+afterAll(async () => c?.close());
+
+const attacks: Record<string, string> = {
+  "script in labels": 'flowchart TD\n  A["<script>alert(1)</script>Start"] --> B["<b onmouseover=alert(1)>End</b>"]\n  B --> C[<iframe src="https://evil.example/x"></iframe>]',
+  "click href javascript:": 'flowchart TD\n  A[Go] --> B[Stop]\n  click A href "javascript:alert(document.cookie)"\n  click B "javascript:alert(2)" "tip"',
+  "init directive: securityLevel, htmlLabels, themeCSS with external URLs": [
+    '%%{init: {"securityLevel": "loose", "htmlLabels": false, "flowchart": {"htmlLabels": false}, "themeCSS": "svg { background: url(https://evil.example/bg.png) } @import url(https://evil.example/a.css);", "fontFamily": "x; background: url(https://evil.example/f.png)", "dompurifyConfig": {"ADD_TAGS": ["script"]}}}%%',
+    "flowchart TD",
+    '  A["<img src=x onerror=alert(1)>Start"] --> B[End]',
+    "  click A callback",
+  ].join("\n"),
+  "frontmatter config with themeCSS": [
+    "---",
+    "config:",
+    "  securityLevel: loose",
+    '  themeCSS: ".node rect { fill: url(https://evil.example/p.png) } @import \'https://evil.example/x.css\';"',
+    "  themeVariables:",
+    '    fontSize: "16px; background-image: url(https://evil.example/tv.png)"',
+    "---",
+    "flowchart LR",
+    "  A --> B",
+  ].join("\n"),
+  "img with external src in a label": 'flowchart TD\n  A["<img src=https://evil.example/track.png width=40> Logo"] --> B["<img src=\'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=\'>"]',
+  "classDef / style with CSS injection": "flowchart TD\n  A --> B\n  style A fill:#f9f,stroke:#333,stroke-width:4px\n  classDef bad fill:#f00,font-family:x\\;background:blue;\n  class B bad",
+  "sequence note with a javascript link": 'sequenceDiagram\n  Alice->>Bob: <a href="javascript:alert(1)">click</a>\n  Note over Alice: <img src="https://evil.example/n.png">',
+};
+
+describe.each(Object.entries(attacks))("%s", (_name, code) => {
+  test.each(["render", "svg"])("%s output is clean and still a styled diagram", async (tool) => {
+    const result = await callTool(c, tool, { code });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    // The picture is made from the same cleaned SVG.
+    if (tool === "render") expect(result.content.some((b) => b.type === "image")).toBe(true);
+    const { svg } = result.structuredContent as { svg: string };
+    expect(unsafeParts(svg)).toEqual([]);
+    const doc = parseSvgFile(svg);
+    // Styling is kept (a <style> with mermaid's rules), not stripped.
+    const style = doc.getElementsByTagName("style")[0]?.textContent ?? "";
+    expect(style).toMatch(/fill:/);
+    expect(style.length).toBeGreaterThan(500);
+  });
+});
+
+test("a directive cannot switch HTML labels off (or on) behind our back", async () => {
+  const plain = await callTool(c, "render", { code: "flowchart TD\n  A[Start] --> B[End]" });
+  const forced = await callTool(c, "render", { code: '%%{init: {"htmlLabels": false, "flowchart": {"htmlLabels": false}}}%%\nflowchart TD\n  A[Start] --> B[End]' });
+  const a = (plain.structuredContent as { svg: string }).svg;
+  const b = (forced.structuredContent as { svg: string }).svg;
+  expect(a).toContain("<foreignObject");
+  expect(b).toContain("<foreignObject");
+});
+
+test("plain http(s) links from click href survive as links; the labels are kept", async () => {
+  const result = await callTool(c, "render", { code: 'flowchart TD\n  A[Docs] --> B[Home]\n  click A href "https://mermaid.js.org/"' });
+  const { svg } = result.structuredContent as { svg: string };
+  expect(svg).toMatch(/href="https:\/\/mermaid\.js\.org\/"/);
+  expect(svg).toContain("Docs");
+  expect(svg).toContain("Home");
+});
+
+test("CSS that mermaid's own parser refuses (url() in style) is refused, not rendered", async () => {
+  const result = await callTool(c, "render", { code: "flowchart TD\n  A --> B\n  style A fill:url(https://evil.example/s.png)" });
+  expect(result.isError).toBe(true);
+  expect(textOf(result)).toMatch(/^Error: Invalid Mermaid syntax at line 3, column \d+: .* \(400\)$/);
+});
