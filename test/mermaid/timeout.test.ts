@@ -21,19 +21,23 @@ test(
     expect((await callTool(c, "verify", { code: pathological })).structuredContent).toEqual({ ok: true });
 
     const started = Date.now();
-    const slow = callTool(c, "render", { code: pathological }).then((r) => ({ r, ms: Date.now() - started }));
+    let slowSettled = false;
+    const slow = callTool(c, "render", { code: pathological }).then((r) => {
+      slowSettled = true;
+      return { r, ms: Date.now() - started };
+    });
+    slow.catch(() => undefined); // if an assertion below fails first, closing the client must not leave it unhandled
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const normalStarted = Date.now();
     const normal = await callTool(c, "render", { code: "sequenceDiagram\n  Alice->>Bob: Hello" });
-    const normalMs = Date.now() - normalStarted;
     expect(normal.isError, textOf(normal)).toBeFalsy();
     expect((normal.structuredContent as { svg: string }).svg).toContain("Alice");
-    expect(normalMs).toBeLessThan(5000);
+    // Served while the runaway render was still running, not after it was stopped.
+    expect(slowSettled).toBe(false);
 
     const { r, ms } = await slow;
     expect(r.isError).toBe(true);
     expect(textOf(r)).toMatch(/^Error: Diagram too complex: rendering did not finish within \d+ seconds and was stopped\. .* \(504\)$/);
-    expect(ms).toBeLessThan(20_000);
+    expect(ms).toBeLessThan(30_000);
 
     // The stopped worker was replaced: the function still renders.
     const after = await callTool(c, "render", { code: "graph LR\n  X --> Y" });
