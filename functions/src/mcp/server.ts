@@ -17,7 +17,7 @@ import {
 import type { Caller } from "../auth/caller.js";
 import { guardResultSize, jsonText, textContent } from "./content.js";
 import type { DomainDefinition, RequestContext, ResourceTemplateDefinition, StructuredResult, ToolDefinition } from "./define.js";
-import { asToolError, INTERNAL_ERROR_TEXT, ToolError } from "./errors.js";
+import { asToolError, INTERNAL_ERROR_TEXT, invalidInput, ToolError } from "./errors.js";
 import type { Logger } from "./log.js";
 import { parseInput, passThrough } from "./validation.js";
 
@@ -53,16 +53,16 @@ export function buildServer(domain: DomainDefinition, scope: RequestScope): McpS
       );
     } else {
       const complete = Object.fromEntries(
-        Object.entries(r.complete ?? {}).map(([name, fn]) => [name, (value: string) => fn(value, context()).then((v) => v.slice(0, 100))]),
+        Object.entries(r.complete ?? {}).map(([name, fn]) => [name, (value: string) => completeSafely(() => fn(value, context()), scope)]),
       );
       const template = new ResourceTemplate(r.uriTemplate, { list: undefined, complete });
       server.registerResource(r.name, template, { title: r.title, description: r.description, mimeType: r.mimeType }, (uri, vars, sdk) =>
-        guardResource(() => r.read(uri, flattenVariables(vars), context(sdk)), uri.href, scope),
+        guardResource(() => r.read(uri, decodeVariables(vars), context(sdk)), uri.href, scope),
       );
     }
   }
   const listable = (domain.resources ?? []).filter((r): r is ResourceTemplateDefinition => r.kind === "template" && !!r.list);
-  if (listable.length) overrideResourceList(server, domain, listable, context);
+  if (listable.length) overrideResourceList(server, domain, listable, context, scope);
 
   for (const p of domain.prompts ?? []) {
     const shape: Record<string, z.ZodType> = { ...p.argsSchema.shape };
@@ -70,7 +70,7 @@ export function buildServer(domain: DomainDefinition, scope: RequestScope): McpS
       const field = shape[name];
       // completable() marks the schema object itself, and the callback closes over this request's
       // caller: mark a fresh clone per request, never the definition's shared schema.
-      if (field) shape[name] = completable(field.clone(), (value: unknown) => fn(String(value ?? ""), context()).then((v) => v.slice(0, 100)));
+      if (field) shape[name] = completable(field.clone(), (value: unknown) => completeSafely(() => fn(String(value ?? ""), context()), scope));
     }
     server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: z.object(shape) }, async (args: unknown, sdk: ServerContext) => {
       try {
@@ -146,8 +146,28 @@ function contextFor(scope: RequestScope, sdk?: ServerContext): RequestContext {
   };
 }
 
-function flattenVariables(vars: Record<string, string | string[]>): Record<string, string> {
-  return Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, decodeURIComponent(Array.isArray(v) ? v.join("/") : v)]));
+function decodeVariables(vars: Record<string, string | string[]>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(vars).map(([k, v]) => {
+      const raw = Array.isArray(v) ? v.join("/") : v;
+      try {
+        return [k, decodeURIComponent(raw)];
+      } catch {
+        throw invalidInput(`The resource URI is not correctly URL-encoded in "${k}": encode it with encodeURIComponent`);
+      }
+    }),
+  );
+}
+
+// Completion is a convenience: a failure (or an odd prefix) yields no suggestions, never an error
+// that could carry internals. At most 100 values, as the spec allows.
+async function completeSafely(run: () => Promise<string[]>, scope: RequestScope): Promise<string[]> {
+  try {
+    return (await run()).slice(0, 100);
+  } catch (err) {
+    if (!(err instanceof ToolError)) scope.log.error("completion failed", { err });
+    return [];
+  }
 }
 
 async function guardResource(read: () => Promise<ReadResourceResult>, uri: string, scope: RequestScope): Promise<ReadResourceResult> {
@@ -185,6 +205,7 @@ function overrideResourceList(
   domain: DomainDefinition,
   templates: ResourceTemplateDefinition[],
   context: (sdk?: ServerContext) => RequestContext,
+  scope: RequestScope,
 ): void {
   const statics = (domain.resources ?? []).flatMap((r) =>
     r.kind === "static" ? [{ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType }] : [],
@@ -195,9 +216,10 @@ function overrideResourceList(
     const cursor = request.params?.cursor;
     if (cursor) {
       try {
-        const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString()) as { t: number; c?: string };
-        index = parsed.t;
-        inner = parsed.c;
+        const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString()) as { t?: unknown; c?: unknown };
+        if (!Number.isInteger(parsed.t) || (parsed.c !== undefined && typeof parsed.c !== "string")) throw new Error("shape");
+        index = parsed.t as number;
+        inner = parsed.c as string | undefined;
       } catch {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Error: Invalid cursor: pass the nextCursor of the previous page unchanged (400)");
       }
@@ -205,7 +227,7 @@ function overrideResourceList(
     const template = templates[index];
     if (!template) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Error: Invalid cursor: pass the nextCursor of the previous page unchanged (400)");
     const page = await template.list!(context(sdk), inner).catch((err) => {
-      throw err instanceof ToolError ? new ProtocolError(ProtocolErrorCode.InvalidParams, err.toText()) : err;
+      throw toProtocolError(err, scope, `resources/list of ${template.name}`);
     });
     const next = page.nextCursor !== undefined ? { t: index, c: page.nextCursor } : index + 1 < templates.length ? { t: index + 1 } : undefined;
     return {

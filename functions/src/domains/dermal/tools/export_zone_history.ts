@@ -5,7 +5,7 @@ import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
 import { readableUser } from "../access.js";
 import { decodeCursor, encodeCursor, queryKey, type CursorPosition } from "../cursor.js";
-import { parseDateArg } from "../dates.js";
+import { parseDateArg } from "../../../mcp/dates.js";
 import { exportSchema, METRICS, ZONES, type Metric, type ZoneRecord } from "../schema.js";
 import { reportsInRange } from "../store.js";
 import { invalidInput } from "../../../mcp/errors.js";

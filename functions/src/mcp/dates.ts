@@ -1,4 +1,4 @@
-// Date arguments: a calendar day (YYYY-MM-DD, UTC) or an ISO 8601 timestamp with a time zone.
+// Date arguments shared by every domain: a calendar day (YYYY-MM-DD, UTC) or an ISO 8601 timestamp with a time zone.
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
