@@ -54,9 +54,15 @@ export class RenderPool {
 
   constructor(private readonly size = POOL_SIZE) {}
 
-  /** Starts and warms every worker (once per instance). */
+  /**
+   * Starts and warms the workers (once per instance). Resolves when the first is warm, so the
+   * instance serves as soon as it can; the others warm after it rather than competing with it
+   * for the CPU (a Cloud Run instance may have only one).
+   */
   start(): Promise<void> {
-    this.started ??= Promise.all(Array.from({ length: this.size }, () => this.spawn())).then(() => undefined);
+    this.started ??= this.spawn().then(() => {
+      for (let i = 1; i < this.size; i++) void this.spawn();
+    });
     return this.started;
   }
 
