@@ -6,17 +6,35 @@ import { z } from "zod";
 import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { invalidInput, type ToolError } from "./errors.js";
 
-/** The domain's schema as the SDK sees it: its JSON Schema, but every value accepted. */
+const passThroughs = new WeakMap<z.ZodType, StandardSchemaWithJSON>();
+
+/**
+ * The domain's schema as the SDK sees it: its JSON Schema, but every value accepted. Made once per
+ * schema, with the JSON Schema converted once, since a server is built for every request.
+ */
 export function passThrough(schema: z.ZodType): StandardSchemaWithJSON {
-  const std = schema["~standard"] as unknown as StandardSchemaWithJSON["~standard"];
-  return {
-    "~standard": {
-      version: 1,
-      vendor: "mcp-suite",
-      validate: (value: unknown) => ({ value }),
-      jsonSchema: std.jsonSchema,
-    },
-  } as StandardSchemaWithJSON;
+  let wrapped = passThroughs.get(schema);
+  if (!wrapped) {
+    const std = schema["~standard"] as unknown as StandardSchemaWithJSON["~standard"];
+    const converted = new Map<string, Record<string, unknown>>();
+    const memo =
+      (io: "input" | "output") =>
+      (options: { target: string }): Record<string, unknown> => {
+        const key = `${io}:${options.target}`;
+        if (!converted.has(key)) converted.set(key, std.jsonSchema[io](options as never) as Record<string, unknown>);
+        return converted.get(key)!;
+      };
+    wrapped = {
+      "~standard": {
+        version: 1,
+        vendor: "mcp-suite",
+        validate: (value: unknown) => ({ value }),
+        jsonSchema: { input: memo("input"), output: memo("output") },
+      },
+    } as unknown as StandardSchemaWithJSON;
+    passThroughs.set(schema, wrapped);
+  }
+  return wrapped;
 }
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
