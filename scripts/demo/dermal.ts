@@ -1,7 +1,8 @@
-// DermalVision demo data: profiles for Alice (premium, shares with Dr. Carol) and Bob (free),
-// each with months of monitoring sessions whose scores drift plausibly (Alice's acne clears
-// under treatment and hydration improves; Bob's redness flares in winter). Idempotent: fixed
-// document ids, deterministic scores, so a second run overwrites the same documents.
+// DermalVision demo data: profiles for Alice (premium, shares with Dr. Carol), Bob (free) and
+// Dave (pro, shares with Dr. Carol), each with months of monitoring sessions whose scores drift
+// plausibly (Alice's acne clears under treatment and hydration improves; Bob's redness flares in
+// winter; Dave's retinoid first irritates and dries his skin, then smooths lines and fades spots).
+// Idempotent: fixed document ids, deterministic scores, so a second run overwrites the same documents.
 import { Timestamp, type Firestore, type WriteBatch } from "firebase-admin/firestore";
 import type { DemoContext } from "./context.js";
 
@@ -108,6 +109,33 @@ const PLANS = (users: DemoContext["users"]): Plan[] => [
       }
     },
     statusOf: (i, n) => (i === n - 1 ? "processing" : undefined), // latest still being analysed
+  },
+  {
+    // pro tier: captures every other day for six months — enough that a full export spans two parts
+    uid: users.dave.uid,
+    key: "dave",
+    displayName: users.dave.displayName,
+    tier: "pro",
+    skinType: "dry",
+    sharedWith: [users.carol.uid],
+    sessions: 91,
+    everyDays: 2,
+    seed: 37,
+    curve(metric, zone, p, day) {
+      const b = ZONE_BIAS[metric][zone] ?? 0;
+      const week = (p * 180) / 7; // weeks since he started a retinoid
+      const irritation = Math.exp(-(((week - 3) / 2.5) ** 2)); // peaks in week 3, gone by week 8
+      switch (metric) {
+        case "acne": return 20 - 8 * p + b / 2;
+        case "wrinkle_depth": return 46 - 12 * p + b; // slow smoothing
+        case "pigmentation": return 40 - 14 * p + 6 * (1 - winter(day)) + b;
+        case "redness": return 24 + 20 * irritation + b;
+        case "hydration": return 40 - 14 * irritation + 12 * p + b; // dry skin, then a barrier cream
+        case "pores": return 42 - 5 * p + b;
+      }
+    },
+    statusOf: (i) => (i === 30 ? "failed" : undefined), // bad lighting
+    zonesOf: (i) => (i >= 60 ? ZONES.filter((z) => z !== "chin") : [...ZONES]), // grew a beard: chin no longer captured
   },
 ];
 

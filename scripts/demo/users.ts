@@ -22,6 +22,7 @@ export const DEMO_USERS = {
     displayName: "Dr. Carol Example",
     claims: { clinician: true },
   },
+  dave: { key: "dave", uid: "demo-dave", email: "dave@example.com", password: DEMO_PASSWORD, displayName: "Dave Example" },
 } satisfies Record<string, DemoUser>;
 
 export type DemoUsers = typeof DEMO_USERS;

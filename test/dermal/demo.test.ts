@@ -1,5 +1,6 @@
 // The demo data `npm start` loads: idempotent, plausible, and readable through the tools as the
-// README's walkthrough does (Alice premium, Bob free, Dr. Carol reading what Alice shared).
+// README's walkthrough does (Alice premium, Bob free, Dave pro, Dr. Carol reading what Alice and
+// Dave shared).
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { seed } from "../../scripts/demo/dermal.js";
@@ -28,6 +29,8 @@ test("seeding twice leaves one copy of everything", async () => {
   expect(await count(DEMO_USERS.alice.uid, "reports")).toBe(41); // one failed capture
   expect(await count(DEMO_USERS.bob.uid, "sessions")).toBe(16);
   expect(await count(DEMO_USERS.bob.uid, "reports")).toBe(15); // latest still processing
+  expect(await count(DEMO_USERS.dave.uid, "sessions")).toBe(91);
+  expect(await count(DEMO_USERS.dave.uid, "reports")).toBe(90); // one failed capture
 });
 
 test("Alice (premium) sees months of sessions with her acne clearing", async () => {
@@ -65,4 +68,37 @@ test("Bob (free) has a session still being analysed", async () => {
   expect(s.sessions[0]).toMatchObject({ status: "processing", overallScore: null });
   const status = await callTool(c, "get_user_status", { uid: DEMO_USERS.bob.uid });
   expect(status.structuredContent).toMatchObject({ tier: "free", skinType: "sensitive" });
+});
+
+test("Dave (pro) captures every other day: his retinoid irritates first, then smooths; a full export comes in parts", async () => {
+  const c = await as(DEMO_USERS.dave.uid);
+  const status = await callTool(c, "get_user_status", { uid: DEMO_USERS.dave.uid });
+  expect(status.structuredContent).toMatchObject({ tier: "pro", skinType: "dry", displayName: "Dave Example", sharedWith: [DEMO_USERS.carol.uid] });
+  expect((status.structuredContent as any).recentActivity.sessionsLast30Days).toBeGreaterThanOrEqual(14);
+
+  const records: any[] = [];
+  let cursor: string | undefined;
+  let parts = 0;
+  do {
+    const r = await callTool(c, "export_zone_history", { uid: DEMO_USERS.dave.uid, ...(cursor ? { cursor } : {}) });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThanOrEqual(100_000);
+    records.push(...(r.structuredContent as any).records);
+    cursor = (r.structuredContent as any).nextCursor;
+    parts++;
+  } while (cursor && parts < 10);
+  expect(parts).toBeGreaterThanOrEqual(2);
+  expect(records).toHaveLength(59 * 6 + 31 * 5); // sessions 0-59 less the failed one, all zones; 60-90 without the chin (beard)
+
+  const series = (zone: string, metric: string) => records.filter((r) => r.zone === zone).map((r) => r[metric] as number);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const redness = series("left_cheek", "redness");
+  expect(mean(redness.slice(8, 14))).toBeGreaterThan(mean(redness.slice(-10)) + 10); // irritation in weeks 2-4
+  const wrinkles = series("forehead", "wrinkle_depth");
+  expect(mean(wrinkles.slice(-10))).toBeLessThan(mean(wrinkles.slice(0, 10)) - 6);
+  expect(series("chin", "acne")).toHaveLength(59);
+
+  const carol = await as(DEMO_USERS.carol.uid, { clinician: true });
+  const shared = await callTool(carol, "list_sessions", { uid: DEMO_USERS.dave.uid, limit: 1 });
+  expect(shared.isError, textOf(shared)).toBeFalsy();
 });

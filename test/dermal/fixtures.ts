@@ -20,6 +20,8 @@ export interface SessionSpec {
   at: Date | number;
   zones?: readonly Zone[];
   status?: "completed" | "processing" | "failed";
+  /** document id; default sessionId(uid, i) */
+  id?: string;
 }
 
 export interface ProfileSpec {
@@ -33,7 +35,7 @@ export interface ProfileSpec {
 
 export const sessionId = (uid: string, i: number) => `${uid}-s${String(i).padStart(4, "0")}`;
 
-/** Writes a profile (unless `profile` is null) and sessions 0..n-1 (ids sessionId(uid, i)). */
+/** Writes a profile (unless `profile` is null) and sessions 0..n-1 (ids sessionId(uid, i) unless given). */
 export async function seedUser(uid: string, profile: ProfileSpec | null, sessions: SessionSpec[]): Promise<void> {
   const db = adminDb();
   const user = db.collection("users").doc(uid);
@@ -60,7 +62,7 @@ export async function seedUser(uid: string, profile: ProfileSpec | null, session
     );
   }
   sessions.forEach((s, i) => {
-    const id = sessionId(uid, i);
+    const id = s.id ?? sessionId(uid, i);
     const at = s.at instanceof Date ? s.at : new Date(Date.now() - s.at * DAY);
     const zones = s.zones ?? ZONES;
     const status = s.status ?? "completed";

@@ -140,6 +140,40 @@ describe("clinicians", () => {
   });
 });
 
+describe("session ids are unique per user only", () => {
+  // Two users with the same session id; A's path sorts first in a collection-group query, and A
+  // shares with nobody, B with `clin`. Neither may shadow the other's session.
+  let ua: TestUser;
+  let ub: TestUser;
+  let clin: TestUser;
+  const ID = "shared-id";
+  beforeAll(async () => {
+    const prefix = `same-${Math.random().toString(36).slice(2, 8)}`;
+    [ua, ub, clin] = await Promise.all([createUser({ uid: `${prefix}-a` }), createUser({ uid: `${prefix}-b` }), createUser({ claims: { clinician: true } })]);
+    await seedUser(ua.uid, { displayName: "Same A" }, [{ at: 10, id: ID }]);
+    await seedUser(ub.uid, { displayName: "Same B", sharedWith: [clin.uid] }, [{ at: 5, id: ID }]);
+  });
+
+  test("each user gets their own session", async () => {
+    for (const user of [ua, ub]) {
+      const r = await callTool(await as(user), "get_analysis_detail", { sessionId: ID });
+      expect(r.isError, `${user.uid}: ${textOf(r)}`).toBeFalsy();
+      expect(r.structuredContent).toMatchObject({ sessionId: ID, uid: user.uid });
+    }
+  });
+
+  test("a clinician shared with by B (not A) gets B's, whichever comes first", async () => {
+    const r = await callTool(await as(clin), "get_analysis_detail", { sessionId: ID });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ sessionId: ID, uid: ub.uid });
+  });
+
+  test("a clinician nobody with that id shared with is refused", async () => {
+    const r = await callTool(await as(other), "get_analysis_detail", { sessionId: ID });
+    expect(textOf(r)).toBe(SESSION_DENIED);
+  });
+});
+
 test("without a token the server answers 401", async () => {
   await expect(connect("dermal")).rejects.toThrow(/401|Unauthorized|Sign-in/i);
 });

@@ -7,7 +7,7 @@ import { hasClaim } from "../../auth/caller.js";
 import { forbidden, notFound } from "../../mcp/errors.js";
 import type { RequestContext } from "../../mcp/define.js";
 import type { Profile, Session } from "./schema.js";
-import { findSession, getProfile } from "./store.js";
+import { getProfile, getProfiles, getSession, sessionsWithId } from "./store.js";
 
 export const USER_DENIED =
   "Access denied: you can read only your own DermalVision records, or those of a user who shared them with you as their clinician";
@@ -47,15 +47,25 @@ export async function readableUser(ctx: RequestContext, uid: string): Promise<Ac
   return { caller, profile: profile!, own: false };
 }
 
-/** The session if the caller may read it; otherwise (including no such session) one sentence. */
+/**
+ * The session if the caller may read it; otherwise (including no such session) one sentence.
+ * Session ids are unique per user only, so the caller's own users/{caller}/sessions/{id} comes
+ * first: nobody else's session with the same id can shadow it. Only a clinician looks further,
+ * at every user's session with that id, and gets the first whose owner shared with them.
+ */
 export async function readableSession(ctx: RequestContext, sessionId: string): Promise<Session> {
   const caller = callerOf(ctx);
-  const session = await findSession(sessionId);
-  if (!session) throw forbidden(SESSION_DENIED);
-  if (session.uid === caller.uid) return session;
-  if (!sharedWithCaller(caller, await getProfile(session.uid))) {
+  const own = await getSession(caller.uid, sessionId);
+  const candidates = !own && hasClaim(caller, "clinician") ? (await sessionsWithId(sessionId)).filter((s) => s.uid !== caller.uid) : [];
+  // Every path reads profiles once (the candidates' owners, else the caller's own), so a session
+  // that exists nowhere takes the same reads as someone else's that the owner did not share:
+  // the answer's timing does not tell them apart.
+  const profiles = await getProfiles(candidates.length ? candidates.map((s) => s.uid) : [caller.uid]);
+  if (own) return own;
+  const shared = candidates.find((_, i) => sharedWithCaller(caller, profiles[i] ?? null));
+  if (!shared) {
     ctx.log.info("dermal access refused", { reason: "session not owned or not shared" });
     throw forbidden(SESSION_DENIED);
   }
-  return session;
+  return shared;
 }

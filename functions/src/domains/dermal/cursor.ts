@@ -15,6 +15,10 @@ const INVALID = "Invalid input: cursor is not valid: pass the nextCursor of the 
 const MISMATCH =
   "Invalid input: cursor belongs to a different export: repeat the same uid, zone, metrics, from, to and format with it, or omit cursor to start over";
 
+// Firestore's timestamp range (0001-01-01 to 9999-12-31), in seconds.
+const MIN_SECONDS = -62_135_596_800;
+const MAX_SECONDS = 253_402_300_799;
+
 export const queryKey = (args: unknown[]): string => createHash("sha256").update(JSON.stringify(args)).digest("base64url").slice(0, 16);
 
 export function encodeCursor(p: CursorPosition, key: string): string {
@@ -30,7 +34,10 @@ export function decodeCursor(cursor: string, key: string): CursorPosition {
   }
   if (
     !c || typeof c !== "object" || c.v !== 1 || !Number.isInteger(c.s) || !Number.isInteger(c.n) ||
-    typeof c.i !== "string" || !c.i || !(ZONES as readonly unknown[]).includes(c.z) || typeof c.k !== "string"
+    typeof c.i !== "string" || !c.i || !(ZONES as readonly unknown[]).includes(c.z) || typeof c.k !== "string" ||
+    // a cursor is not signed: keep a hand-made one from reaching Firestore with a position it
+    // would refuse (a path in the id, a time outside the timestamp range)
+    c.i.includes("/") || (c.s as number) < MIN_SECONDS || (c.s as number) > MAX_SECONDS || (c.n as number) < 0 || (c.n as number) > 999_999_999
   ) {
     throw invalidInput(INVALID);
   }

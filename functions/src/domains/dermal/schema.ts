@@ -1,5 +1,5 @@
-// DermalVision vocabulary (facial zones, metrics) and the zod schemas of the tools' outputs.
-// Firestore layout and field meanings: docs/dermal.md.
+// DermalVision vocabulary (facial zones, metrics), the id arguments the tools share, and the zod
+// schemas of the tools' outputs. Firestore layout and field meanings: docs/dermal.md.
 import { z } from "zod";
 
 export const ZONES = ["forehead", "nose", "left_cheek", "right_cheek", "chin", "periorbital"] as const;
@@ -12,6 +12,25 @@ export type Metric = (typeof METRICS)[number];
 export const SESSION_STATUSES = ["completed", "processing", "failed"] as const;
 
 export type ZoneScores = Record<Metric, number>;
+
+// ---- Id arguments ----------------------------------------------------------------------------
+
+// A uid or session id becomes one segment of a Firestore path (users/{uid}/sessions/{id}): with a
+// "/" it would address another document (uid "x/sessions/y"), and ".", ".." and __name__ are ids
+// Firestore refuses (an internal error instead of an answer). Refused here as invalid input.
+const ID_SHAPE = /^[^/]{1,128}$/;
+const RESERVED_ID = /^(\.|\.\.|__.*__)$/;
+
+/** A document id argument (uid or sessionId), with a message saying what shape it must have. */
+export const idArg = (name: string, what: string) => {
+  const error = `${name} must be ${what}: at most 128 characters, no "/", not "." or "..", and not of the form __name__ (reserved by Firestore)`;
+  return z
+    .string()
+    .min(1, { abort: true }) // empty or too long: that one message, not the shape's as well
+    .max(128, { abort: true })
+    .regex(ID_SHAPE, { error }) // also the pattern clients see in the JSON Schema
+    .refine((v) => !RESERVED_ID.test(v), { error });
+};
 
 // ---- Firestore documents (as the store reads them) ------------------------------------------
 
@@ -28,7 +47,8 @@ export interface Profile {
 export interface Session {
   sessionId: string;
   uid: string;
-  capturedAt: string;
+  /** null when the document has no readable capture time (never a made-up date) */
+  capturedAt: string | null;
   zones: Zone[];
   status: string;
 }
@@ -36,10 +56,11 @@ export interface Session {
 export interface Report {
   sessionId: string;
   uid: string;
-  capturedAt: string;
+  capturedAt: string | null;
   analyzedAt: string | null;
   modelVersion: string;
-  overallScore: number;
+  /** null when the report has no score (never a made-up 0) */
+  overallScore: number | null;
   zones: Partial<Record<Zone, ZoneScores>>;
   images: { view: string; uri: string }[];
 }
@@ -57,7 +78,7 @@ const zoneChangeSchema = z.object(
 
 export const sessionSummarySchema = z.object({
   sessionId: z.string(),
-  capturedAt: iso,
+  capturedAt: iso.nullable().describe("ISO 8601 timestamp (UTC); null when the record has no capture time"),
   zones: z.array(zoneEnum).describe("Facial zones captured in this session"),
   status: z.string().describe("completed | processing | failed"),
   overallScore: z.number().nullable().describe("0–100, higher is healthier skin; null until the analysis is completed"),
@@ -89,12 +110,12 @@ export const listSessionsSchema = z.object({
 export const analysisDetailSchema = z.object({
   sessionId: z.string(),
   uid: z.string(),
-  capturedAt: iso,
+  capturedAt: iso.nullable().describe("ISO 8601 timestamp (UTC); null when the record has no capture time"),
   analyzedAt: iso.nullable(),
   status: z.string(),
   modelVersion: z.string(),
-  overallScore: z.number(),
-  overallChange: z.number().nullable().describe("overallScore minus the previous session's; null without a previous session"),
+  overallScore: z.number().nullable().describe("0–100, higher is healthier skin; null when the report carries no score"),
+  overallChange: z.number().nullable().describe("overallScore minus the previous session's; null without a previous session or score"),
   previousSession: z.object({ sessionId: z.string(), capturedAt: iso }).nullable().describe("The user's previous analysed session"),
   zones: z.array(
     z.object({

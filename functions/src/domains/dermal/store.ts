@@ -22,6 +22,14 @@ function iso(value: unknown): string | null {
   return null;
 }
 
+// Firestore's timestamp range. A range filter on capturedAt from EARLIEST keeps only documents whose
+// capturedAt is a timestamp (Firestore filters by type), so ordering and cursors see one type; and
+// date arguments outside the range (e.g. year 0) are clamped instead of throwing.
+const EARLIEST = new Timestamp(-62_135_596_800, 0);
+const LATEST = new Timestamp(253_402_300_799, 999_999_999);
+const stamp = (d: Date): Timestamp =>
+  d.getTime() < EARLIEST.toMillis() ? EARLIEST : d.getTime() > LATEST.toMillis() ? LATEST : Timestamp.fromDate(d);
+
 const str = (value: unknown): string | null => (typeof value === "string" && value ? value : null);
 const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
 
@@ -43,7 +51,7 @@ function toSession(snap: DocumentSnapshot, uid: string): Session {
   return {
     sessionId: snap.id,
     uid,
-    capturedAt: iso(d.capturedAt) ?? new Date(0).toISOString(),
+    capturedAt: iso(d.capturedAt),
     zones: Array.isArray(d.zones) ? d.zones.filter((z): z is Zone => (ZONES as readonly string[]).includes(z)) : [],
     status: str(d.status) ?? "completed",
   };
@@ -73,10 +81,10 @@ function toReport(snap: DocumentSnapshot, uid: string): Report {
   return {
     sessionId: snap.id,
     uid,
-    capturedAt: iso(d.capturedAt) ?? new Date(0).toISOString(),
+    capturedAt: iso(d.capturedAt),
     analyzedAt: iso(d.analyzedAt),
     modelVersion: str(d.modelVersion) ?? "unknown",
-    overallScore: num(d.overallScore) ?? 0,
+    overallScore: num(d.overallScore),
     zones,
     images,
   };
@@ -85,6 +93,13 @@ function toReport(snap: DocumentSnapshot, uid: string): Report {
 export async function getProfile(uid: string): Promise<Profile | null> {
   const snap = await users().doc(uid).get();
   return snap.exists ? toProfile(snap) : null;
+}
+
+/** Several profiles in one round trip, in the order of `uids` (null where none exists). */
+export async function getProfiles(uids: string[]): Promise<(Profile | null)[]> {
+  if (!uids.length) return [];
+  const snaps = await firestore().getAll(...uids.map((uid) => users().doc(uid)));
+  return snaps.map((snap) => (snap.exists ? toProfile(snap) : null));
 }
 
 /** Newest first; one more than `limit` is read to tell whether more exist. */
@@ -112,17 +127,31 @@ export async function overallScores(uid: string, sessionIds: string[]): Promise<
   return out;
 }
 
+/** users/{uid}/sessions/{sessionId}, or null. */
+export async function getSession(uid: string, sessionId: string): Promise<Session | null> {
+  const snap = await sessions(uid).doc(sessionId).get();
+  return snap.exists ? toSession(snap, uid) : null;
+}
+
 /**
- * Finds a session by id alone (collection-group query on the `sessionId` field; see the field
- * override in firestore.indexes.json). Only documents at users/{uid}/sessions/{id} count.
+ * Most sessions one id lookup reads. Session ids are unique per user only, and the app makes them
+ * as random ids, so two users share one only when ids are made up by hand (e.g. "s1"); 50 covers
+ * that many times over while bounding what one clinician's lookup of a common id can cost.
  */
-export async function findSession(sessionId: string): Promise<Session | null> {
-  const snap = await firestore().collectionGroup(SESSIONS).where("sessionId", "==", sessionId).limit(5).get();
-  for (const doc of snap.docs) {
+export const SESSION_ID_MATCHES = 50;
+
+/**
+ * Every user's session with this id (collection-group query on the `sessionId` field; see the
+ * field override in firestore.indexes.json), up to SESSION_ID_MATCHES, in path order. Only
+ * documents at users/{uid}/sessions/{id} count. For a clinician's lookup of a patient's session:
+ * the caller decides which of them, if any, they may read.
+ */
+export async function sessionsWithId(sessionId: string): Promise<Session[]> {
+  const snap = await firestore().collectionGroup(SESSIONS).where("sessionId", "==", sessionId).limit(SESSION_ID_MATCHES).get();
+  return snap.docs.flatMap((doc) => {
     const userDoc = doc.ref.parent.parent;
-    if (doc.id === sessionId && userDoc && userDoc.parent.id === USERS && !userDoc.parent.parent) return toSession(doc, userDoc.id);
-  }
-  return null;
+    return doc.id === sessionId && userDoc && userDoc.parent.id === USERS && !userDoc.parent.parent ? [toSession(doc, userDoc.id)] : [];
+  });
 }
 
 export async function getReport(uid: string, sessionId: string): Promise<Report | null> {
@@ -130,9 +159,14 @@ export async function getReport(uid: string, sessionId: string): Promise<Report 
   return snap.exists ? toReport(snap, uid) : null;
 }
 
-/** The user's analysed session immediately before `report` (by capture time, then id). */
+/**
+ * The user's analysed session immediately before `report` (by capture time, then id); null when
+ * there is none, or when `report` has no capture time to compare with.
+ */
 export async function previousReport(report: Report): Promise<Report | null> {
+  if (!report.capturedAt) return null;
   const snap = await reports(report.uid)
+    .where("capturedAt", ">=", EARLIEST)
     .orderBy("capturedAt", "desc")
     .orderBy(FieldPath.documentId(), "desc")
     .startAfter(Timestamp.fromDate(new Date(report.capturedAt)), report.sessionId)
@@ -152,28 +186,46 @@ export interface ReportPosition {
 export interface ReportRow {
   report: Report;
   position: ReportPosition;
+  /** capturedAt as ISO 8601 (always set: the reader only returns timestamped reports) */
+  capturedAt: string;
+}
+
+/** Reads a user's reports in order, as many at a time as the consumer asks for. */
+export interface ReportReader {
+  /** Up to `n` more reports; fewer than `n` means there are no more. */
+  read(n: number): Promise<ReportRow[]>;
 }
 
 /**
- * Reports oldest first within [from, to], in batches, starting at `start` (inclusive). Yields
- * until the consumer stops.
+ * Reports oldest first (capture time, then id) within [from, to], starting at `start`
+ * (inclusive). Each read asks Firestore for exactly the number requested, so a consumer with a
+ * size budget reads only what can still fit.
  */
-export async function* reportsInRange(uid: string, from: Date | null, to: Date | null, start: ReportPosition | null, batch = 100): AsyncGenerator<ReportRow> {
-  let query = reports(uid).orderBy("capturedAt", "asc").orderBy(FieldPath.documentId(), "asc");
-  if (from) query = query.where("capturedAt", ">=", Timestamp.fromDate(from));
-  if (to) query = query.where("capturedAt", "<=", Timestamp.fromDate(to));
+export function reportReader(uid: string, from: Date | null, to: Date | null, start: ReportPosition | null): ReportReader {
+  let query = reports(uid)
+    .where("capturedAt", ">=", from ? stamp(from) : EARLIEST)
+    .orderBy("capturedAt", "asc")
+    .orderBy(FieldPath.documentId(), "asc");
+  if (to) query = query.where("capturedAt", "<=", stamp(to));
   let last: QueryDocumentSnapshot | null = null;
-  for (;;) {
-    let page = query.limit(batch);
-    if (last) page = page.startAfter(last);
-    else if (start) page = page.startAt(new Timestamp(start.seconds, start.nanos), start.sessionId);
-    const snap = await page.get();
-    for (const doc of snap.docs) {
-      const at = doc.get("capturedAt");
-      const ts = at instanceof Timestamp ? at : Timestamp.fromMillis(0);
-      yield { report: toReport(doc, uid), position: { seconds: ts.seconds, nanos: ts.nanoseconds, sessionId: doc.id } };
-    }
-    if (snap.docs.length < batch) return;
-    last = snap.docs[snap.docs.length - 1] ?? null;
-  }
+  let done = false;
+  return {
+    async read(n) {
+      if (done || n < 1) return [];
+      let page = query.limit(n);
+      if (last) page = page.startAfter(last);
+      else if (start) page = page.startAt(new Timestamp(start.seconds, start.nanos), start.sessionId);
+      const snap = await page.get();
+      if (snap.docs.length < n) done = true;
+      last = snap.docs[snap.docs.length - 1] ?? last;
+      return snap.docs.map((doc) => {
+        const ts = doc.get("capturedAt") as Timestamp; // a timestamp: the range filter admits no other type
+        return {
+          report: toReport(doc, uid),
+          position: { seconds: ts.seconds, nanos: ts.nanoseconds, sessionId: doc.id },
+          capturedAt: ts.toDate().toISOString(),
+        };
+      });
+    },
+  };
 }

@@ -4,11 +4,11 @@ import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
 import { ToolError } from "../../../mcp/errors.js";
 import { readableSession } from "../access.js";
-import { analysisDetailSchema, METRICS, ZONES, type ZoneScores } from "../schema.js";
+import { analysisDetailSchema, idArg, METRICS, ZONES, type ZoneScores } from "../schema.js";
 import { getReport, previousReport } from "../store.js";
 
-const delta = (now: number, before: number | undefined): number | null =>
-  before === undefined ? null : Math.round((now - before) * 100) / 100;
+const delta = (now: number | null, before: number | null | undefined): number | null =>
+  now === null || before === null || before === undefined ? null : Math.round((now - before) * 100) / 100;
 
 export const SCALE =
   "All metrics are 0–100. acne, wrinkle_depth, pigmentation, redness and pores: higher is more severe. hydration: higher is better. " +
@@ -21,7 +21,7 @@ export const getAnalysisDetail = tool(
     description:
       "Get detailed AI results (acne score, wrinkle depth, etc.) for one session: overall score, every metric per facial zone, model version, " +
       "image references, and the change of each metric since the user's previous analysed session. Find session ids with list_sessions.",
-    inputSchema: z.object({ sessionId: z.string().min(1).max(128).describe("Session id, as list_sessions returns it") }),
+    inputSchema: z.object({ sessionId: idArg("sessionId", "a session id as list_sessions returns it").describe("Session id, as list_sessions returns it") }),
     outputSchema: analysisDetailSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
@@ -29,6 +29,10 @@ export const getAnalysisDetail = tool(
     const session = await readableSession(ctx, sessionId);
     const report = session.status === "completed" ? await getReport(session.uid, sessionId) : null;
     if (!report) {
+      // Completed but no report is missing data, not a wait: retrying will not help.
+      if (session.status === "completed") {
+        throw new ToolError("not_found", `Analysis report for session ${sessionId} is missing: the session is completed but no report was stored`);
+      }
       const why = session.status === "failed" ? "its analysis failed; a new capture is needed" : `its status is ${session.status}; try again later`;
       throw new ToolError("conflict", `Analysis report for session ${sessionId} is not available: ${why}`);
     }
@@ -52,7 +56,8 @@ export const getAnalysisDetail = tool(
         modelVersion: report.modelVersion,
         overallScore: report.overallScore,
         overallChange: previous ? delta(report.overallScore, previous.overallScore) : null,
-        previousSession: previous ? { sessionId: previous.sessionId, capturedAt: previous.capturedAt } : null,
+        // previousReport only finds timestamped reports, so its capturedAt is set
+        previousSession: previous ? { sessionId: previous.sessionId, capturedAt: previous.capturedAt! } : null,
         zones,
         images: report.images,
         scale: SCALE,
