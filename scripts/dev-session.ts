@@ -54,7 +54,7 @@ const auth = (s: Served) => (s.signedIn ? { Authorization: `Bearer ${token}` } :
 console.log(bold("\nMCP servers"));
 for (const s of served) console.log(`  ${s.name.padEnd(10)} ${s.url}${s.signedIn ? dim("   (needs a Bearer token)") : ""}`);
 
-console.log(bold("\nSigned in as alice@example.com — ID token (valid 1 hour; refresh with `npm run token -- alice`, or bob / carol):"));
+console.log(bold("\nSigned in as alice@example.com — ID token (valid 1 hour; refresh with `npm run token -- alice`, or bob / dave / carol):"));
 console.log(`  ${token}`);
 
 console.log(bold("\nClaude Code"));
