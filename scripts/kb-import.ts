@@ -1,9 +1,12 @@
 // `npm run kb:import -- --user <uid> <files or folders…>`: imports Markdown / plain-text files,
 // Kindle `My Clippings.txt` and Readwise CSV exports into that user's knowledge base.
 // Against the emulator when `npm start` is running (or FIRESTORE_EMULATOR_HOST is set);
-// otherwise against production with Application Default Credentials
-// (`MCP_TARGET=production GCLOUD_PROJECT=<project> EMBEDDINGS_PROVIDER=vertex npm run kb:import -- …`).
-// Idempotent: unchanged documents are skipped; edited ones replace their old chunks.
+// production only when asked for explicitly, with Application Default Credentials
+// (`MCP_TARGET=production GCLOUD_PROJECT=<project> npm run kb:import -- …`), and never with the
+// local model: the deployed function embeds queries with Vertex, so local vectors written there
+// could never be searched.
+// Idempotent: unchanged documents are skipped; edited notes replace their old chunks; highlights
+// are added to what is there.
 import { initializeApp } from "firebase-admin/app";
 import { getFirestore } from "firebase-admin/firestore";
 import { createEmbedder, configuredProvider } from "../functions/src/platform/embeddings.js";
@@ -34,13 +37,31 @@ function parseArgs(argv: string[]): { uid: string; paths: string[]; quiet: boole
 
 const { uid, paths, quiet } = parseArgs(process.argv.slice(2));
 const project = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT;
-if (!process.env.FIRESTORE_EMULATOR_HOST && (!project || project.startsWith("demo-"))) {
-  console.error(
-    "No emulator suite is running and no production project is named.\n" +
-      "  Local:      start `npm start` in another terminal, then run this again.\n" +
-      "  Production: MCP_TARGET=production GCLOUD_PROJECT=<project> npm run kb:import -- --user <uid> <files…>",
-  );
+const refuse = (message: string): never => {
+  console.error(message);
   process.exit(2);
+};
+let provider: ReturnType<typeof configuredProvider>;
+try {
+  provider = configuredProvider();
+} catch (err) {
+  refuse((err as Error).message);
+}
+if (!process.env.FIRESTORE_EMULATOR_HOST) {
+  if (process.env.MCP_TARGET !== "production" || !project || project.startsWith("demo-")) {
+    refuse(
+      "No emulator suite is running, and production was not asked for.\n" +
+        "  Local:      start `npm start` in another terminal, then run this again.\n" +
+        "  Production: MCP_TARGET=production GCLOUD_PROJECT=<project> npm run kb:import -- --user <uid> <files…>",
+    );
+  }
+  if (provider! === "local") {
+    refuse(
+      "Refusing to import into production with the local embedding model (EMBEDDINGS_PROVIDER=local): the deployed " +
+        "function embeds queries with gemini-embedding-001 on Vertex AI, so these vectors could never be searched.\n" +
+        "  Unset EMBEDDINGS_PROVIDER (production scripts default to vertex) or set EMBEDDINGS_PROVIDER=vertex.",
+    );
+  }
 }
 process.on("unhandledRejection", (err) => {
   console.error(`Import failed: ${(err as Error)?.message ?? err}`);
@@ -51,7 +72,7 @@ db.settings({ ignoreUndefinedProperties: true });
 
 const target = process.env.FIRESTORE_EMULATOR_HOST ? `emulator ${process.env.FIRESTORE_EMULATOR_HOST}` : `project ${project ?? "(from credentials)"}`;
 const started = Date.now();
-const embedder = await createEmbedder(configuredProvider());
+const embedder = await createEmbedder(provider!);
 console.log(`Importing for user ${uid} into ${target}, embeddings: ${embedder.model}`);
 
 const progress = (e: ProgressEvent) => {
@@ -59,6 +80,7 @@ const progress = (e: ProgressEvent) => {
   if (e.type === "file") console.log(`[${e.index}/${e.total}] ${e.path}`);
   else if (e.type === "document") console.log(`    ${e.status.padEnd(9)} ${e.title} (${e.chunks} chunk${e.chunks === 1 ? "" : "s"})`);
   else if (e.type === "embedding") console.log(`    embedding ${e.title}: ${e.done}/${e.total}`);
+  else if (e.type === "writing") console.log(`    writing ${e.title} (${e.stage}): ${e.done}/${e.total}`);
   else console.error(`    SKIPPED ${e.path}: ${e.error}`);
 };
 

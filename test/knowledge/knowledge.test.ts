@@ -134,15 +134,32 @@ describe("search_semantic", () => {
     expect(out.query).toBe("gardening and soil health");
     expect(out.result_count).toBe(5);
     expect(out.results.map((r) => r.rank)).toEqual([1, 2, 3, 4, 5]);
+    const [queryVector] = await embedder.embed(["gardening and soil health"], "query");
     for (const r of out.results) {
       expect(r).toMatchObject({ chunk_id: expect.any(String), title: expect.any(String), author: expect.any(String), snippet: expect.any(String), full_content: expect.any(String) });
-      expect(r.similarity).toBeGreaterThan(-1);
-      expect(r.similarity).toBeLessThanOrEqual(1);
+      // similarity is 1 - cosine distance of the stored vector to the query's: recompute it here.
+      const stored = (await adminDb().collection("kb_items").doc(r.chunk_id).get()).get("embedding").toArray() as number[];
+      const cosine = stored.reduce((sum, x, i) => sum + x * queryVector![i]!, 0);
+      expect(r.similarity).toBeCloseTo(cosine, 3);
       expect(r.full_content.replace(/\s+/g, " ").startsWith(r.snippet.replace(/…$/, ""))).toBe(true);
     }
     const sims = out.results.map((r) => r.similarity);
     expect([...sims].sort((a, b) => b - a)).toEqual(sims);
     expect(out.results[0]!.title).toBe("Garden Days");
+    expect(sims[0]).toBeGreaterThan(0.3); // a real match, clearly above unrelated text
+    expect(sims[0]! - sims[4]!).toBeGreaterThan(0.05);
+  });
+
+  // Each filter test asks for fewer results than match, with a query whose nearest chunks do NOT
+  // match (the top hit of FAR is the Kindle "central bank" highlight, April 2024, no tags): a
+  // post-filter of the top `limit` would return fewer (or none), only a pre-filter returns `limit`.
+  const FAR = "how do equities react to tighter monetary policy";
+  test("the far query's nearest chunks match none of the filters below (so the filter tests can fail)", async () => {
+    const top = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 3 })).results;
+    expect(top[0]!.source).toBe("kindle");
+    expect(top.filter((r) => r.source === "readwise")).toHaveLength(0);
+    expect(top.filter((r) => r.tags.includes("soil") || r.tags.includes("biodiversity"))).toHaveLength(0);
+    expect(top.filter((r) => r.title === "Sleep Well").length).toBeLessThan(2);
   });
 
   test("author filter is a pre-filter: `limit` results come back even when they are far from the query", async () => {
@@ -151,21 +168,27 @@ describe("search_semantic", () => {
     expect(new Set(out.results.map((r) => r.author))).toEqual(new Set(["Penny Saver"]));
   });
 
-  test("source filter", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "sleep", limit: 50, source: "readwise" }));
-    expect(out.result_count).toBe(EXPECTED.readwiseChunks);
+  test("source filter is a pre-filter", async () => {
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 3, source: "readwise" }));
+    expect(out.result_count).toBe(3); // of 6 readwise chunks
     expect(out.results.every((r) => r.source === "readwise")).toBe(true);
   });
 
-  test("tags filter (any of)", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "money", limit: 50, tags: ["soil", "biodiversity"] }));
-    expect(out.result_count).toBe(3); // two "soil" highlights + one "biodiversity"
+  test("tags filter (any of) is a pre-filter, merged across tags by similarity", async () => {
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 2, tags: ["soil", "biodiversity"] }));
+    expect(out.result_count).toBe(2); // of 3: two "soil" highlights + one "biodiversity"
     expect(out.results.every((r) => r.tags.includes("soil") || r.tags.includes("biodiversity"))).toBe(true);
+    const all = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 10, tags: ["soil", "biodiversity"] }));
+    expect(all.result_count).toBe(3);
+    expect(new Set(all.results.map((r) => r.chunk_id)).size).toBe(3);
+    const sims = all.results.map((r) => r.similarity);
+    expect([...sims].sort((a, b) => b - a)).toEqual(sims);
+    expect(all.results.slice(0, 2).map((r) => r.chunk_id)).toEqual(out.results.map((r) => r.chunk_id));
   });
 
-  test("date range filter", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "anything", limit: 50, date_from: "2024-03-01", date_to: "2024-03-31" }));
-    expect(out.result_count).toBe(4); // Sleep Well, highlighted in March 2024
+  test("date range filter is a pre-filter", async () => {
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 2, date_from: "2024-03-01", date_to: "2024-03-31" }));
+    expect(out.result_count).toBe(2); // of 4: Sleep Well, highlighted in March 2024
     expect(out.results.every((r) => r.title === "Sleep Well")).toBe(true);
     const none = data<SearchOut>(await callTool(client, "search_semantic", { query: "anything", date_from: "2030-01-01" }));
     expect(none.result_count).toBe(0);
@@ -182,7 +205,12 @@ describe("search_semantic", () => {
   test("invalid input is a tool error that says what to fix", async () => {
     const r = await callTool(client, "search_semantic", { query: "x", date_from: "last tuesday" });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toBe('Error: date_from must be an ISO 8601 date such as 2024-01-31, not "last tuesday" (400)');
+    expect(textOf(r)).toBe('Error: date_from must be an ISO 8601 date such as 2024-01-31 (or a timestamp with a time zone), not "last tuesday" (400)');
+    for (const [name, value] of [["date_to", "2024-02-30"], ["date_from", "5"], ["date_to", "2024-13-01"]] as const) {
+      const bad = await callTool(client, "search_semantic", { query: "x", [name]: value });
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).toMatch(new RegExp(`^Error: ${name} must be an ISO 8601 date .*not "${value}" \\(400\\)$`));
+    }
     const r2 = await callTool(client, "search_semantic", { query: "x", limit: 500 });
     expect(r2.isError).toBe(true);
     expect(textOf(r2)).toMatch(/limit/);
@@ -336,6 +364,46 @@ describe("resources", () => {
     await expect(c.listResources({ cursor: "not-a-cursor" })).rejects.toThrow(/Invalid cursor/);
   });
 
+  test("a listing cursor the domain did not issue is refused as invalid, not passed to Firestore", async () => {
+    // The shared layer's cursor wraps the template's own ({t: template index, c: inner cursor});
+    // these inner cursors decode fine as base64url but are not ours (a "/" once reached Firestore).
+    const wrap = (inner: string) => Buffer.from(JSON.stringify({ t: 0, c: inner })).toString("base64url");
+    const b64 = (v: unknown) => Buffer.from(typeof v === "string" ? v : JSON.stringify(v)).toString("base64url");
+    for (const inner of [b64("a/b"), b64({ n: 5, s: 1, ns: 0, id: "a/b" }), b64({ n: 5000, s: 1, ns: 0, id: "x" }), "a/b", "%%%"]) {
+      const err = (await client.listResources({ cursor: wrap(inner) }).catch((e: unknown) => e)) as { code: number; message: string };
+      expect(err.code).toBe(-32602);
+      expect(err.message).toBe("Error: Invalid cursor: pass the nextCursor of the previous page unchanged (400)");
+    }
+    const group = (await client.listResources({ cursor: Buffer.from(JSON.stringify({ t: 1, c: b64("x/y") })).toString("base64url") }).catch((e: unknown) => e)) as Error;
+    expect(group.message).toContain("Invalid cursor");
+  });
+
+  test("listing shows at most the 1,000 newest chunks, then the source/author/tag URIs", async () => {
+    const gina = await createUser();
+    const [vector] = await embedder.embed(["filler"], "document");
+    const writer = adminDb().bulkWriter();
+    for (let i = 0; i < 1010; i++) {
+      writer.set(adminDb().collection("kb_items").doc(`dcap${gina.uid}-${String(i).padStart(4, "0")}`), {
+        owner_uid: gina.uid, parent_doc_id: `dcap${gina.uid}`, chunk_index: i, total_chunks: 1010, title: "Capped", author: "Capper", source: "text", category: "notes",
+        tags: ["cap"], content: `filler ${i}`, embedding: FieldValue.vector(vector!), embedding_model: embedder.model,
+        created_at: Timestamp.fromMillis(Date.UTC(2024, 0, 1) + i * 60_000), updated_at: Timestamp.now(),
+      });
+    }
+    await writer.close();
+    await adminDb().collection("kb_stats").doc(gina.uid).set({ chunks: 1010, documents: 1, chars: 10_000, sources: { text: 1010 }, authors: { Capper: 1010 }, tags: { cap: 1010 }, models: { [embedder.model]: 1010 } });
+    const c = await connect("knowledge", { token: gina.token });
+    clients.push(c);
+    const { resources } = await c.listResources();
+    const chunkUris = resources.map((r) => r.uri).filter((u) => u.startsWith("kxhub://chunk/"));
+    expect(chunkUris).toHaveLength(1000);
+    // The newest first: chunks 1009 … 10; the 10 oldest are left out.
+    expect(chunkUris[0]).toBe(`kxhub://chunk/dcap${gina.uid}-1009`);
+    expect(chunkUris.at(-1)).toBe(`kxhub://chunk/dcap${gina.uid}-0010`);
+    expect(new Set(chunkUris).size).toBe(1000);
+    const rest = resources.map((r) => r.uri).filter((u) => !u.startsWith("kxhub://chunk/"));
+    expect(rest).toEqual(["kxhub://chunks/by-source/text", "kxhub://chunks/by-author/Capper", "kxhub://chunks/by-tag/cap"]);
+  });
+
   test("a chunk as Markdown", async () => {
     const hit = data<SearchOut>(await callTool(client, "search_by_metadata", { author: "Marina Blue", limit: 1 })).results[0]!;
     const { contents } = await client.readResource({ uri: `kxhub://chunk/${hit.chunk_id}` });
@@ -374,6 +442,18 @@ describe("resources", () => {
     expect((await complete("kxhub://chunks/by-author/{author}", "author", "")).sort()).toEqual(EXPECTED.authors);
     expect(await complete("kxhub://chunks/by-source/{source}", "source", "k")).toEqual(["kindle"]);
     expect((await complete("kxhub://chunks/by-tag/{tag}", "tag", "o")).sort()).toEqual(["ocean"]);
+  });
+
+  test("chunk id completion: the user's own ids; a prefix with a '/' completes to nothing", async () => {
+    const hit = data<SearchOut>(await callTool(client, "search_by_metadata", { author: "Marina Blue", limit: 1 })).results[0]!;
+    const complete = async (value: string) =>
+      (await client.complete({ ref: { type: "ref/resource", uri: "kxhub://chunk/{chunk_id}" }, argument: { name: "chunk_id", value } })).completion.values;
+    expect(await complete(hit.chunk_id)).toEqual([hit.chunk_id]);
+    expect(await complete(`${hit.chunk_id}/x`)).toEqual([]);
+    expect(await complete("a/b")).toEqual([]);
+    // The store itself answers [] (the shared layer would also hide a thrown error as []).
+    const { KnowledgeStore } = await import("../../functions/src/domains/knowledge/store.js");
+    await expect(new KnowledgeStore(adminDb(), alice.uid).chunkIdsStartingWith("a/b")).resolves.toEqual([]);
   });
 });
 
@@ -467,6 +547,13 @@ describe("limits and model mismatch", () => {
     const out = data<SearchOut>(await callTool(c, "search_by_metadata", { author: "Big" }));
     expect(out.results[0]!.full_content.length).toBeLessThan(5_000);
     expect(out.results[0]!.full_content).toContain("[truncated]");
+    expect(out.results[0]!.full_content).toContain(`read kxhub://chunk/dhuge${dave.uid}-0000 for the rest`);
+    // Written without a stats summary: search_semantic still runs the vector query (the summary
+    // only explains an empty answer), so the chunk is found.
+    expect((await adminDb().collection("kb_stats").doc(dave.uid).get()).exists).toBe(false);
+    const semantic = data<SearchOut>(await callTool(c, "search_semantic", { query: "word", limit: 3 }));
+    expect(semantic.results.map((r) => r.chunk_id)).toEqual([`dhuge${dave.uid}-0000`]);
+    expect(semantic.note).toBeUndefined();
     const text = ((await c.readResource({ uri: `kxhub://chunk/dhuge${dave.uid}-0000` })).contents[0] as { text: string }).text;
     expect(text.length).toBeLessThan(110_000);
     expect(text).toContain("[truncated]");

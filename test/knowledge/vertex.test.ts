@@ -134,9 +134,8 @@ describe("gemini-embedding-001 through @google/genai (Vertex mode)", () => {
     const err = await embedder.embed(["doomed"], "query").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EmbeddingError);
     expect((err as EmbeddingError).reason).toBe("unavailable");
-    expect((err as Error).message).toBe(
-      "The embedding service (Vertex AI gemini-embedding-001) did not answer after 3 attempts (last: HTTP 500, fake internal). Try again in a minute",
-    );
+    expect((err as Error).message).toBe("The embedding service (Vertex AI gemini-embedding-001) did not answer after 3 attempts (last: HTTP 500). Try again in a minute");
+    expect((err as EmbeddingError).detail).toBe("fake internal"); // upstream text: for the logs only
     expect(seen).toHaveLength(3);
     expect(delays).toEqual([1000, 2000]);
   });
@@ -146,9 +145,29 @@ describe("gemini-embedding-001 through @google/genai (Vertex mode)", () => {
     script = [403];
     const err = (await embedder.embed(["forbidden"], "query").catch((e: unknown) => e)) as EmbeddingError;
     expect(err.reason).toBe("config");
-    expect(err.message).toMatch(/^Vertex AI refused the embedding request \(HTTP 403\): fake permission_denied\. Check the project/);
+    expect(err.message).toBe("Vertex AI refused the embedding request (HTTP 403). Check the project, region and the service account's aiplatform.user role");
+    expect(err.detail).toBe("fake permission_denied");
     expect(seen).toHaveLength(1);
     expect(delays).toEqual([]);
+  });
+
+  test("upstream error text (project ids, IAM details) never reaches a caller: the adapter keeps it in `detail`, the domain answers a fixed sentence", async () => {
+    const { asEmbeddingToolError } = await import("../../functions/src/domains/knowledge/context.js");
+    const logged: unknown[] = [];
+    const log = { debug() {}, info() {}, warn() {}, error: (_m: string, f?: unknown) => void logged.push(f), child: () => log };
+    for (const status of [403, 500]) {
+      const { embedder } = vertex();
+      script = status === 403 ? [403] : [500, 500, 500];
+      const err = (await embedder.embed(["x"], "query").catch((e: unknown) => e)) as EmbeddingError;
+      expect(err.message).not.toMatch(/fake|permission_denied|demo-project/);
+      const toolError = asEmbeddingToolError(err, { log, requestId: "r1" });
+      expect(toolError.toText()).toBe(
+        status === 403
+          ? "Error: Semantic search is not configured on this server; the operator can find the cause in the server logs (503)"
+          : "Error: Semantic search is temporarily unavailable; try again later (503)",
+      );
+      expect(JSON.stringify(logged.at(-1))).toContain(status === 403 ? "fake permission_denied" : "fake internal");
+    }
   });
 
   test("GOOGLE_VERTEX_BASE_URL is honoured when no base URL is given", async () => {

@@ -34,7 +34,7 @@ export class LocalEmbedder implements Embedder {
       ]);
       return new LocalEmbedder((await initModel(modelSource)) as UseModel);
     } catch (err) {
-      throw new EmbeddingError(`The local embedding model could not be loaded: ${(err as Error).message}`, "config");
+      throw new EmbeddingError("The local embedding model could not be loaded", "config", undefined, (err as Error).message);
     }
   }
 

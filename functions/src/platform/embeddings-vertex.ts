@@ -83,6 +83,8 @@ export class VertexEmbedder implements Embedder {
           throw new EmbeddingError(
             `Vertex AI returned ${values ? `${values.length} values` : "no embedding"} instead of ${EMBEDDING_DIMENSIONS}`,
             "unavailable",
+            undefined,
+            `model ${VERTEX_MODEL}`,
           );
         }
         return normalize(values);
@@ -93,23 +95,23 @@ export class VertexEmbedder implements Embedder {
         lastMessage = messageOf(err);
         if (!RETRYABLE(status) && status !== undefined) {
           throw new EmbeddingError(
-            `Vertex AI refused the embedding request (HTTP ${status}): ${lastMessage}. Check the project, region and the service account's aiplatform.user role`,
+            `Vertex AI refused the embedding request (HTTP ${status}). Check the project, region and the service account's aiplatform.user role`,
             status === 400 ? "invalid" : "config",
             status,
+            lastMessage,
           );
         }
         if (status === undefined && /credentials/i.test(lastMessage)) {
-          throw new EmbeddingError(`Vertex AI embeddings need Google credentials: ${lastMessage}`, "config");
+          throw new EmbeddingError("Vertex AI embeddings need Google credentials (Application Default Credentials)", "config", undefined, lastMessage);
         }
         if (attempt < this.attempts) await this.sleep(this.baseDelayMs * 2 ** (attempt - 1));
       }
     }
     throw new EmbeddingError(
-      `The embedding service (Vertex AI ${VERTEX_MODEL}) did not answer after ${this.attempts} attempts (last: ${
-        lastStatus ? `HTTP ${lastStatus}` : "no response"
-      }${lastMessage ? `, ${lastMessage}` : ""}). Try again in a minute`,
+      `The embedding service (Vertex AI ${VERTEX_MODEL}) did not answer after ${this.attempts} attempts (last: ${lastStatus ? `HTTP ${lastStatus}` : "no response"}). Try again in a minute`,
       "unavailable",
       lastStatus,
+      lastMessage || undefined,
     );
   }
 }

@@ -20,7 +20,11 @@ export interface Embedder {
   embed(texts: string[], task: EmbedTask): Promise<number[][]>;
 }
 
-/** Why an embedding could not be made, in a sentence a user can act on. */
+/**
+ * Why an embedding could not be made. `message` is written for the operator and carries nothing
+ * from upstream; `detail` holds the upstream text (project ids, IAM roles, quota names), which
+ * belongs in logs and in the import command's output, never in a tool result.
+ */
 export class EmbeddingError extends Error {
   override readonly name = "EmbeddingError";
   constructor(
@@ -28,6 +32,7 @@ export class EmbeddingError extends Error {
     /** "unavailable": try again later; "config": fix the setup; "invalid": bad input. */
     readonly reason: "unavailable" | "config" | "invalid",
     readonly status?: number,
+    readonly detail?: string,
   ) {
     super(message);
   }

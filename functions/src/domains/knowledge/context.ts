@@ -10,32 +10,45 @@ export function storeFor(ctx: RequestContext): KnowledgeStore {
   return new KnowledgeStore(firestore(), ctx.caller.uid);
 }
 
-export async function queryEmbedder(): Promise<Embedder> {
+export async function queryEmbedder(ctx: RequestContext): Promise<Embedder> {
   try {
     return await embedder();
   } catch (err) {
-    throw asEmbeddingToolError(err);
+    throw asEmbeddingToolError(err, ctx);
   }
 }
 
 /** Embeds one query text, turning provider failures into sentences the caller can act on. */
-export async function embedQuery(text: string): Promise<{ vector: number[]; model: string }> {
-  const e = await queryEmbedder();
+export async function embedQuery(text: string, ctx: RequestContext): Promise<{ vector: number[]; model: string }> {
+  const e = await queryEmbedder(ctx);
   try {
     const [vector] = await e.embed([text], "query");
     return { vector: vector!, model: e.model };
   } catch (err) {
-    throw asEmbeddingToolError(err);
+    throw asEmbeddingToolError(err, ctx);
   }
 }
 
-function asEmbeddingToolError(err: unknown): ToolError {
+export const EMBEDDING_UNAVAILABLE = "Semantic search is temporarily unavailable; try again later";
+export const EMBEDDING_NOT_CONFIGURED = "Semantic search is not configured on this server; the operator can find the cause in the server logs";
+
+/**
+ * Provider failures as tool errors. Upstream text (project ids, IAM roles, quota names) goes to
+ * the log with the request id, where the operator looks; the caller gets a fixed sentence.
+ */
+export function asEmbeddingToolError(err: unknown, ctx: Pick<RequestContext, "log" | "requestId">): ToolError {
   if (err instanceof ToolError) return err;
-  if (err instanceof EmbeddingError) {
-    if (err.reason === "invalid") return invalidInput(err.message);
-    return unavailable(err.reason === "config" ? `Semantic search is not available: ${err.message}` : err.message);
-  }
-  return unavailable("The embedding service failed unexpectedly. Try again in a minute");
+  const e = err instanceof EmbeddingError ? err : undefined;
+  ctx.log.error("embedding failed", {
+    requestId: ctx.requestId,
+    reason: e?.reason ?? "unexpected",
+    status: e?.status,
+    error: e ? e.message : String((err as Error)?.message ?? err),
+    detail: e?.detail,
+  });
+  if (e?.reason === "invalid") return invalidInput("The embedding service could not embed this query; shorten or rephrase it");
+  if (e?.reason === "config") return unavailable(EMBEDDING_NOT_CONFIGURED);
+  return unavailable(EMBEDDING_UNAVAILABLE);
 }
 
 /** The error for a knowledge base whose vectors come from another model than the queries. */

@@ -1,5 +1,6 @@
 // Input fields and parsing shared by the search tools.
 import { z } from "zod";
+import { parseDateArg } from "../../mcp/dates.js";
 import { invalidInput } from "../../mcp/errors.js";
 import type { Filters } from "./store.js";
 
@@ -14,17 +15,17 @@ export const dateFields = {
   date_to: z.string().optional().describe("Only chunks created on or before this date (ISO 8601; a bare date includes that whole day)"),
 };
 
-function parseDate(value: string | undefined, name: string, endOfDay: boolean): Date | undefined {
+// The shared strict parser: `new Date()` would take "5" (year 2001) or roll "2024-02-30" over to March.
+function parseDate(value: string | undefined, name: string, edge: "start" | "end"): Date | undefined {
   if (value === undefined || value === "") return undefined;
-  const bare = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const d = new Date(bare ? `${value}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}Z` : value);
-  if (Number.isNaN(d.getTime())) throw invalidInput(`${name} must be an ISO 8601 date such as 2024-01-31, not "${value}"`);
+  const d = parseDateArg(value.trim(), edge);
+  if (!d) throw invalidInput(`${name} must be an ISO 8601 date such as 2024-01-31 (or a timestamp with a time zone), not "${value}"`);
   return d;
 }
 
 export function toFilters(input: { tags?: string[] | undefined; author?: string | undefined; source?: string | undefined; date_from?: string | undefined; date_to?: string | undefined }): Filters {
-  const dateFrom = parseDate(input.date_from, "date_from", false);
-  const dateTo = parseDate(input.date_to, "date_to", true);
+  const dateFrom = parseDate(input.date_from, "date_from", "start");
+  const dateTo = parseDate(input.date_to, "date_to", "end");
   if (dateFrom && dateTo && dateFrom > dateTo) throw invalidInput("date_from must not be after date_to");
   const tags = input.tags?.map((t) => t.trim().replace(/^#/, "").toLowerCase()).filter(Boolean);
   return {

@@ -14,23 +14,24 @@ export function snippet(text: string, max = SNIPPET_CHARS): string {
   return flat.slice(0, cut > max / 2 ? cut : max) + "…";
 }
 
-export function trimmed(text: string, max: number): string {
+export const chunkUri = (id: string) => `kxhub://chunk/${encodeURIComponent(id)}`;
+
+/** The text cut to `max` characters, ending with a marker that names the resource holding the rest. */
+export function trimmed(text: string, max: number, chunkId: string): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, Math.max(0, max))}… ${TRUNCATION_MARKER} (${text.length - max} more characters: read kxhub://chunk/… for the rest)`;
+  return `${text.slice(0, Math.max(0, max))}… ${TRUNCATION_MARKER} (${text.length - max} more characters: read ${chunkUri(chunkId)} for the rest)`;
 }
 
 /** Full contents trimmed so that all of them together stay within the budget. */
-export function fitContents(contents: string[], budget = RESULT_BUDGET): string[] {
+export function fitContents(chunks: { chunk_id: string; content: string }[], budget = RESULT_BUDGET): string[] {
   let left = budget;
-  return contents.map((c, i) => {
-    const fair = Math.max(300, Math.floor(left / (contents.length - i)));
-    const out = trimmed(c, Math.min(MAX_FULL_CONTENT, fair));
+  return chunks.map(({ chunk_id, content: c }, i) => {
+    const fair = Math.max(300, Math.floor(left / (chunks.length - i)));
+    const out = trimmed(c, Math.min(MAX_FULL_CONTENT, fair), chunk_id);
     left -= Math.min(c.length, out.length);
     return out;
   });
 }
-
-export const chunkUri = (id: string) => `kxhub://chunk/${encodeURIComponent(id)}`;
 
 export function chunkMarkdown(c: Chunk): string {
   const meta = [
@@ -51,7 +52,7 @@ export function chunkListMarkdown(heading: string, chunks: Chunk[], more: boolea
     const by = [c.author, c.source].filter(Boolean).join(" · ");
     return `## ${c.title || "Untitled"}${by ? ` — ${by}` : ""}\n\n*Chunk \`${c.chunk_id}\` (${c.chunk_index + 1}/${c.total_chunks})${
       c.tags.length ? ` · tags: ${c.tags.join(", ")}` : ""
-    }*\n\n${trimmed(c.content, MAX_FULL_CONTENT)}\n`;
+    }*\n\n${trimmed(c.content, MAX_FULL_CONTENT, c.chunk_id)}\n`;
   });
   const tail = more ? `\n${TRUNCATION_MARKER} Showing the ${chunks.length} newest chunks; ${hint}\n` : "";
   return `# ${heading}\n\n${chunks.length} chunk${chunks.length === 1 ? "" : "s"}${more ? " (more exist)" : ""}.\n\n${parts.join("\n---\n\n")}${tail}`;

@@ -2,7 +2,7 @@
 // highlights and notes per signed-in user, searched with Firestore vector search.
 import { defineDomain } from "../../mcp/define.js";
 import { embedder } from "../../platform/embeddings.js";
-import { authorDeepDive, findInsightsAbout, relatedToChunk, tagExploration } from "./prompts/index.js";
+import { authorDeepDive, findInsightsAbout, relatedToChunk, tagExploration } from "./prompts/prompts.js";
 import { byAuthorResource, bySourceResource, byTagResource, chunkResource } from "./resources/chunks.js";
 import { getRelatedChunks } from "./tools/get_related_chunks.js";
 import { getStats } from "./tools/get_stats.js";

@@ -1,6 +1,6 @@
 // Reads of the knowledge base, always for one owner: every query starts with
 // `owner_uid == uid`, and a chunk fetched by id that belongs to someone else reads as not found.
-import { FieldPath, Timestamp, type DocumentSnapshot, type Firestore, type Query } from "firebase-admin/firestore";
+import { FieldPath, Timestamp, type DocumentSnapshot, type Firestore, type Query, type WhereFilterOp } from "firebase-admin/firestore";
 import { notFound } from "../../mcp/errors.js";
 import { emptyCounts, fromStatKey, KB_ITEMS, KB_STATS, type ChunkRecord, type StatsCounts } from "./schema.js";
 
@@ -65,16 +65,6 @@ export class KnowledgeStore {
     return this.db.collection(KB_ITEMS).where("owner_uid", "==", this.uid);
   }
 
-  private filtered(filters: Filters): Query {
-    let q = this.items();
-    if (filters.author) q = q.where("author", "==", filters.author);
-    if (filters.source) q = q.where("source", "==", filters.source);
-    if (filters.tags?.length) q = q.where("tags", "array-contains-any", filters.tags.slice(0, 30));
-    if (filters.dateFrom) q = q.where("created_at", ">=", Timestamp.fromDate(filters.dateFrom));
-    if (filters.dateTo) q = q.where("created_at", "<=", Timestamp.fromDate(filters.dateTo));
-    return q;
-  }
-
   /** The caller's chunk, or "Chunk not found" (also for someone else's chunk). */
   async getChunk(chunkId: string): Promise<{ chunk: Chunk; vector: number[] }> {
     if (!chunkId || chunkId.includes("/")) throw notFound("Chunk");
@@ -84,52 +74,63 @@ export class KnowledgeStore {
     return { chunk: toChunk(snap), vector: embedding?.toArray() ?? [] };
   }
 
-  /** Nearest chunks by cosine distance, filters applied inside the vector query (pre-filter). */
+  /**
+   * Nearest chunks by cosine distance, every filter inside the vector query (pre-filter). Tags
+   * (any of) run one findNearest per tag with `array-contains` — the filter shape production
+   * vector indexes serve — and merge by distance: the union's nearest `limit` are among each
+   * tag's nearest `limit`, so this is still exact.
+   */
   async nearest(vector: number[], model: string, limit: number, filters: Filters = {}, minSimilarity?: number): Promise<ScoredChunk[]> {
-    const query = this.filtered(filters)
-      .where("embedding_model", "==", model)
-      .findNearest({
-        vectorField: "embedding",
-        queryVector: vector,
-        limit,
-        distanceMeasure: "COSINE",
-        distanceResultField: DISTANCE_FIELD,
-        ...(minSimilarity !== undefined ? { distanceThreshold: 1 - minSimilarity } : {}),
-      });
-    const snap = await query.get();
-    return snap.docs.map((doc) => {
-      const distance = Number(doc.get(DISTANCE_FIELD) ?? 1);
-      return { ...toChunk(doc), similarity: round(1 - distance) };
-    });
+    const queries = vectorQueries(this.items(), model, filters);
+    const snaps = await Promise.all(
+      queries.map((q) =>
+        q
+          .findNearest({
+            vectorField: "embedding",
+            queryVector: vector,
+            limit,
+            distanceMeasure: "COSINE",
+            distanceResultField: DISTANCE_FIELD,
+            ...(minSimilarity !== undefined ? { distanceThreshold: 1 - minSimilarity } : {}),
+          })
+          .get(),
+      ),
+    );
+    const byId = new Map<string, { doc: DocumentSnapshot; distance: number }>();
+    for (const snap of snaps) for (const doc of snap.docs) byId.set(doc.id, { doc, distance: Number(doc.get(DISTANCE_FIELD) ?? 1) });
+    return [...byId.values()]
+      .sort((a, b) => a.distance - b.distance || a.doc.id.localeCompare(b.doc.id))
+      .slice(0, limit)
+      .map(({ doc, distance }) => ({ ...toChunk(doc), similarity: round(1 - distance) }));
   }
 
   /** Newest first, filters as equality / array-contains-any in the query. */
   async byMetadata(filters: Filters, limit: number): Promise<Chunk[]> {
-    const snap = await this.filtered(filters).orderBy("created_at", "desc").limit(limit).get();
+    const snap = await metadataQuery(this.items(), filters).limit(limit).get();
     return snap.docs.map(toChunk);
   }
 
-  /** One page of the caller's chunk ids and titles, in id order. */
-  async listChunks(after: string | undefined, pageSize: number): Promise<{ chunks: Chunk[]; next?: string }> {
-    let q = this.items().orderBy(FieldPath.documentId()).select("title", "author", "source", "chunk_index", "total_chunks", "parent_doc_id", "tags");
-    if (after) q = q.startAfter(after);
-    const snap = await q.limit(pageSize + 1).get();
-    const docs = snap.docs.slice(0, pageSize);
-    const chunks = docs.map((d) => toChunk(d));
-    return { chunks, ...(snap.docs.length > pageSize ? { next: docs[docs.length - 1]!.id } : {}) };
+  /** One page of the caller's newest chunks (created_at, then id, descending), after `after`. */
+  async newestChunks(after: ListPosition | undefined, pageSize: number): Promise<{ chunks: Chunk[]; last?: ListPosition }> {
+    let q = newestFirst(this.items())
+      .orderBy(FieldPath.documentId(), "desc")
+      .select("title", "author", "source", "chunk_index", "total_chunks", "parent_doc_id", "tags", "created_at");
+    if (after) q = q.startAfter(after.createdAt, after.id);
+    const snap = await q.limit(pageSize).get();
+    const chunks = snap.docs.map((d) => toChunk(d));
+    const lastDoc = snap.docs[snap.docs.length - 1];
+    const createdAt = lastDoc?.get("created_at") as Timestamp | undefined;
+    return { chunks, ...(lastDoc && createdAt instanceof Timestamp ? { last: { createdAt, id: lastDoc.id } } : {}) };
   }
 
   /** Chunk ids of the caller that start with `prefix`. */
   async chunkIdsStartingWith(prefix: string, limit = 20): Promise<string[]> {
+    // A "/" would make Firestore read the prefix as a path and fail; no chunk id contains one.
+    if (prefix.includes("/")) return [];
     let q = this.items().orderBy(FieldPath.documentId());
     if (prefix) q = q.startAt(prefix).endAt(prefix + "\uf8ff");
     const snap = await q.select().limit(limit).get();
     return snap.docs.map((d) => d.id);
-  }
-
-  async countChunks(): Promise<number> {
-    const agg = await this.items().count().get();
-    return agg.data().count;
   }
 
   /** The maintained summary (one document read). */
@@ -163,3 +164,47 @@ export class KnowledgeStore {
 }
 
 const round = (n: number) => Math.round(n * 10_000) / 10_000;
+
+export interface ListPosition {
+  createdAt: Timestamp;
+  id: string;
+}
+
+/** Firestore caps array-contains-any (and our per-tag vector queries) at 30 values. */
+export const MAX_TAGS = 30;
+
+// The query shapes, kept apart from the store so that test/knowledge/indexes.test.ts can record
+// them with a fake query and check that firestore.indexes.json declares an index for each: the
+// emulator serves any shape, production only indexed ones.
+export interface QueryLike<Q> {
+  where(field: string, op: WhereFilterOp, value: unknown): Q;
+  orderBy(field: string, direction: "asc" | "desc"): Q;
+}
+
+/** The pre-filtered queries under one findNearest each (one per tag when tags are given). */
+export function vectorQueries<Q extends QueryLike<Q>>(owned: Q, model: string, filters: Filters): Q[] {
+  let q = owned;
+  if (filters.author) q = q.where("author", "==", filters.author);
+  if (filters.source) q = q.where("source", "==", filters.source);
+  q = q.where("embedding_model", "==", model);
+  // Range filters inside findNearest: accepted by the emulator, not confirmed for production
+  // vector indexes (see docs/knowledge.md, "Production caveats").
+  if (filters.dateFrom) q = q.where("created_at", ">=", Timestamp.fromDate(filters.dateFrom));
+  if (filters.dateTo) q = q.where("created_at", "<=", Timestamp.fromDate(filters.dateTo));
+  const tags = filters.tags?.slice(0, MAX_TAGS) ?? [];
+  return tags.length ? tags.map((tag) => q.where("tags", "array-contains", tag)) : [q];
+}
+
+/** search_by_metadata and the by-source/author/tag resources: equality filters, newest first. */
+export function metadataQuery<Q extends QueryLike<Q>>(owned: Q, filters: Filters): Q {
+  let q = owned;
+  if (filters.author) q = q.where("author", "==", filters.author);
+  if (filters.source) q = q.where("source", "==", filters.source);
+  if (filters.tags?.length) q = q.where("tags", "array-contains-any", filters.tags.slice(0, MAX_TAGS));
+  return newestFirst(q);
+}
+
+/** Newest first (the resource listing adds the document id, descending, which the same index serves). */
+export function newestFirst<Q extends QueryLike<Q>>(q: Q): Q {
+  return q.orderBy("created_at", "desc");
+}

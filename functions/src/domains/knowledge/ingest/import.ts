@@ -1,22 +1,38 @@
 // Imports parsed documents into a user's knowledge base: chunk, hash, embed, upsert.
-// - Idempotent: a document whose content hash (text + metadata + embedding model) is unchanged is
-//   skipped before anything is embedded.
-// - An edited document replaces its old chunks: new chunks, deletion of the chunks it no longer
-//   has, its record and the user's stats summary are written in ONE transaction, so a failure
-//   leaves the previous version intact and never a mix.
+//
+// Every logical document has one manifest (`kb_documents/{parent_doc_id}`) listing its live chunk
+// ids; the user's stats summary only ever changes together with a manifest, by the difference of
+// what the document adds. Chunk ids hash their content, so an unchanged chunk keeps its id and is
+// neither re-embedded nor rewritten.
+// - Prose (Markdown, text) is replaced as a whole: chunks the new version no longer has go.
+// - Highlights (Kindle, Readwise) only grow: exports overlap (each file holds some of a book's
+//   highlights), so a highlight missing from one file is never deleted, and importing the same
+//   or an older export again finds every highlight id in the manifest and writes nothing.
+// - Nothing half-written is ever visible: new chunks are first written as *pending* (an
+//   `owner_uid` no query matches), in batches of any number; then ONE transaction checks that the
+//   manifest did not change meanwhile, publishes them, deletes the chunks the document no longer
+//   has, switches the manifest and updates the stats. A failure before that leaves the old
+//   version complete (the pending orphans are invisible and removed by the next import).
+// - A switch larger than one transaction can hold (MAX_SWITCH_WRITES) commits the manifest and
+//   stats with a roll-forward log (ids to publish / delete), then applies the log in batches; a
+//   crash in between is finished by the next import of that document before anything else.
 // Used by `npm run kb:import`, the demo seeder and the tests (with any admin Firestore).
 import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
-import { extname, join, resolve } from "node:path";
-import { FieldValue, Timestamp, type Firestore } from "firebase-admin/firestore";
-import type { Embedder } from "../../../platform/embeddings.js";
-import { chunkId, emptyCounts, KB_DOCUMENTS, KB_ITEMS, KB_STATS, parentDocId, statKey, type DocumentRecord, type StatsCounts } from "../schema.js";
+import { basename, extname, join, relative, resolve } from "node:path";
+import { FieldValue, Timestamp, type DocumentReference, type DocumentSnapshot, type Firestore, type WriteBatch } from "firebase-admin/firestore";
+import { EmbeddingError, type Embedder } from "../../../platform/embeddings.js";
+import { chunkId, emptyCounts, KB_DOCUMENTS, KB_ITEMS, KB_STATS, parentDocId, pendingOwner, statKey, type DocumentRecord, type StatsCounts } from "../schema.js";
 import { chunkText, CHUNK_MAX } from "./chunk.js";
 import { ParseError, parseFile, SUPPORTED_EXTENSIONS, type ParsedDocument } from "./parse.js";
 
-/** Keeps one document's writes (new chunks + deletions of old ones + 2) within a single commit. */
-export const MAX_CHUNKS_PER_DOCUMENT = 240;
-const CHUNKER_VERSION = 1;
+/** Pending chunks per batched write: ~7.5 KB each (768 doubles + text), far below the 10 MiB request cap. */
+export const WRITE_BATCH = 100;
+/** Writes one switch transaction may hold (Firestore's classic cap is 500) before it uses the roll-forward log. */
+export const MAX_SWITCH_WRITES = 450;
+/** The manifest lists every chunk id (~40 bytes): this keeps it far below Firestore's 1 MiB per document. */
+export const MAX_CHUNKS_PER_DOCUMENT = 10_000;
+const CHUNKER_VERSION = 2;
 
 export interface ImportOptions {
   db: Firestore;
@@ -26,12 +42,16 @@ export interface ImportOptions {
   now?: () => Date;
   /** Precomputed vectors by `vectorCacheKey(model, text)` (the demo seeder's cache). */
   vectorCache?: Map<string, number[]>;
+  /** Overrides of WRITE_BATCH / MAX_SWITCH_WRITES (tests use small ones to exercise every path). */
+  writeBatch?: number;
+  maxSwitchWrites?: number;
 }
 
 export type ProgressEvent =
   | { type: "file"; index: number; total: number; path: string }
   | { type: "document"; title: string; status: DocumentStatus; chunks: number }
   | { type: "embedding"; title: string; done: number; total: number }
+  | { type: "writing"; title: string; stage: "pending" | "roll-forward"; done: number; total: number }
   | { type: "file-failed"; path: string; error: string };
 
 export type DocumentStatus = "imported" | "updated" | "unchanged";
@@ -40,7 +60,10 @@ export interface DocumentResult {
   parent_doc_id: string;
   title: string;
   status: DocumentStatus;
+  /** Live chunks of the document after the import. */
   chunks: number;
+  /** Chunks embedded and written by this import. */
+  written: number;
 }
 
 export interface FileResult {
@@ -57,35 +80,44 @@ export interface ImportReport {
   failed: number;
 }
 
+export interface ImportFile {
+  path: string;
+  /** Path relative to the folder named on the command line (the file name for a file named directly). */
+  relativePath: string;
+}
+
 /** Expands folders (recursively, supported extensions only, hidden entries skipped). */
-export async function expandPaths(paths: string[]): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (path: string, top: boolean): Promise<void> => {
+export async function expandPaths(paths: string[]): Promise<ImportFile[]> {
+  const out: ImportFile[] = [];
+  const walk = async (path: string, root: string, top: boolean): Promise<void> => {
     const info = await stat(path).catch(() => undefined);
     if (!info) {
-      out.push(path); // reported as failed (not found) by importFiles
+      out.push({ path, relativePath: basename(path) }); // reported as failed (not found) by importFiles
       return;
     }
     if (info.isDirectory()) {
       const entries = (await readdir(path)).filter((e) => !e.startsWith(".")).sort();
-      for (const entry of entries) await walk(join(path, entry), false);
-    } else if (top || SUPPORTED_EXTENSIONS.has(extname(path).toLowerCase())) out.push(path);
+      for (const entry of entries) await walk(join(path, entry), root, false);
+    } else if (top || SUPPORTED_EXTENSIONS.has(extname(path).toLowerCase())) {
+      out.push({ path, relativePath: top ? basename(path) : relative(root, path) });
+    }
   };
-  for (const p of paths) await walk(resolve(p), true);
+  for (const p of paths) await walk(resolve(p), resolve(p), true);
   return out;
 }
 
 export async function importFiles(paths: string[], opts: ImportOptions): Promise<ImportReport> {
   const files = await expandPaths(paths);
   const report: ImportReport = { files: [], documents: { imported: 0, updated: 0, unchanged: 0 }, chunksWritten: 0, failed: 0 };
-  for (const [index, path] of files.entries()) {
+  for (const [index, file] of files.entries()) {
+    const { path } = file;
     opts.onProgress?.({ type: "file", index: index + 1, total: files.length, path });
     let docs: ParsedDocument[];
     try {
-      const info = await stat(path).catch(() => {
+      await stat(path).catch(() => {
         throw new ParseError("no such file or folder");
       });
-      docs = parseFile(path, await readFile(path, "utf8"), info.mtime);
+      docs = parseFile(path, await readFile(path, "utf8"), file.relativePath);
     } catch (err) {
       const error = err instanceof ParseError ? err.message : `could not read it (${(err as Error).message})`;
       report.failed++;
@@ -95,132 +127,255 @@ export async function importFiles(paths: string[], opts: ImportOptions): Promise
     }
     const results: DocumentResult[] = [];
     try {
-      for (const doc of docs) results.push(...(await importDocument(doc, opts)));
+      // One round trip for all the file's manifests: an unchanged file costs one getAll.
+      const refs = docs.map((d) => manifestRef(opts, d));
+      const manifests = await opts.db.getAll(...refs);
+      for (const [i, doc] of docs.entries()) results.push(await importParsed(doc, manifests[i]!, opts));
       report.files.push({ path, status: "ok", documents: results });
     } catch (err) {
-      // Documents already committed stay (each is complete); the failed one kept its old version.
-      const error = (err as Error).message;
+      // Documents already switched stay (each is complete); the failed one kept its old version.
+      const error = err instanceof EmbeddingError && err.detail ? `${err.message} (${err.detail})` : (err as Error).message;
       report.failed++;
       report.files.push({ path, status: "failed", error, documents: results });
       opts.onProgress?.({ type: "file-failed", path, error });
     }
     for (const r of results) {
       report.documents[r.status]++;
-      if (r.status !== "unchanged") report.chunksWritten += r.chunks;
+      report.chunksWritten += r.written;
     }
   }
   return report;
 }
 
-interface PreparedChunk {
-  content: string;
-  tags: string[];
-  createdAt?: Date;
+const manifestRef = (opts: ImportOptions, doc: ParsedDocument) => opts.db.collection(KB_DOCUMENTS).doc(parentDocId(opts.uid, doc.key));
+
+/** Imports one parsed document (reads its manifest itself; importFiles batches those reads). */
+export async function importDocument(doc: ParsedDocument, opts: ImportOptions): Promise<DocumentResult> {
+  return importParsed(doc, await manifestRef(opts, doc).get(), opts);
 }
 
-/** Splits a parsed document into chunks (and into parts when it has very many). */
-export function prepareChunks(doc: ParsedDocument): PreparedChunk[][] {
-  const chunks: PreparedChunk[] = [];
-  for (const piece of doc.pieces) {
-    const texts = doc.kind === "prose" ? chunkText(piece.text) : piece.text.length > CHUNK_MAX ? chunkText(piece.text) : [piece.text.trim()];
-    const tags = [...new Set([...doc.tags, ...(piece.tags ?? [])])];
-    for (const content of texts) if (content) chunks.push({ content, tags, ...(piece.createdAt ? { createdAt: piece.createdAt } : {}) });
-  }
-  const parts: PreparedChunk[][] = [];
-  for (let i = 0; i < chunks.length; i += MAX_CHUNKS_PER_DOCUMENT) parts.push(chunks.slice(i, i + MAX_CHUNKS_PER_DOCUMENT));
-  return parts;
+interface Chunk {
+  id: string;
+  content: string;
+  tags: string[];
+  createdAt?: Date | undefined;
 }
 
 export const vectorCacheKey = (model: string, text: string): string => createHash("sha256").update(`${model}\u0000${text}`).digest("hex");
 
-/** Imports one parsed document (as one or more parts); returns what happened to each part. */
-export async function importDocument(doc: ParsedDocument, opts: ImportOptions): Promise<DocumentResult[]> {
-  const parts = prepareChunks(doc);
-  const results: DocumentResult[] = [];
-  for (const [i, chunks] of parts.entries()) {
-    const part = parts.length > 1 ? { key: `${doc.key}#part${i + 1}`, title: `${doc.title} (part ${i + 1} of ${parts.length})` } : { key: doc.key, title: doc.title };
-    results.push(await importPart(doc, part.key, part.title, chunks, opts));
+/** The chunks a parsed document consists of, with content-derived ids (in order, duplicates dropped for highlights). */
+export function chunksOf(doc: ParsedDocument, parentId: string, model: string): Chunk[] {
+  const out: Chunk[] = [];
+  const seen = new Map<string, number>();
+  for (const piece of doc.pieces) {
+    const texts = doc.kind === "prose" ? chunkText(piece.text) : piece.text.length > CHUNK_MAX ? chunkText(piece.text) : [piece.text.trim()];
+    const tags = [...new Set([...doc.tags, ...(piece.tags ?? [])])];
+    for (const content of texts) {
+      if (!content) continue;
+      // A highlight is identified by its book (in parentId), its text and the model; its tags and
+      // date are those of the first import that saw it. A prose chunk by everything it stores.
+      const key =
+        doc.kind === "highlights"
+          ? JSON.stringify([model, content])
+          : JSON.stringify([CHUNKER_VERSION, model, doc.title, doc.author, doc.source, doc.category, doc.createdAt?.toISOString() ?? null, tags, piece.createdAt?.toISOString() ?? null, content]);
+      const n = seen.get(key) ?? 0;
+      seen.set(key, n + 1);
+      if (n > 0 && doc.kind === "highlights") continue;
+      out.push({ id: chunkId(parentId, n ? `${key}#${n}` : key), content, tags, ...(piece.createdAt ? { createdAt: piece.createdAt } : {}) });
+    }
   }
-  return results;
+  return out;
 }
 
-async function importPart(doc: ParsedDocument, key: string, title: string, chunks: PreparedChunk[], opts: ImportOptions): Promise<DocumentResult> {
+interface Plan {
+  /** Live chunk ids after the import, in chunk_index order. */
+  live: string[];
+  /** Chunks to embed and write (a subset of live). */
+  write: Chunk[];
+  /** Live chunks to delete. */
+  remove: string[];
+  /** Kept chunks whose chunk_index / total_chunks change. */
+  renumber: string[];
+  counts: StatsCounts;
+  contentHash: string;
+}
+
+async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts: ImportOptions): Promise<DocumentResult> {
   const { db, uid, embedder } = opts;
-  const parentId = parentDocId(uid, key);
   const model = embedder.model;
-  const hash = createHash("sha256")
-    .update(
-      JSON.stringify({
-        v: CHUNKER_VERSION,
-        model,
-        title,
-        author: doc.author,
-        source: doc.source,
-        category: doc.category,
-        createdAt: doc.createdAt?.toISOString() ?? null,
-        chunks: chunks.map((c) => [c.content, c.tags, c.createdAt?.toISOString() ?? null]),
-      }),
-    )
-    .digest("hex");
-  const recordRef = db.collection(KB_DOCUMENTS).doc(parentId);
-  const before = await recordRef.get();
-  if (before.exists && before.get("content_hash") === hash) {
-    opts.onProgress?.({ type: "document", title, status: "unchanged", chunks: chunks.length });
-    return { parent_doc_id: parentId, title, status: "unchanged", chunks: chunks.length };
+  const ref = snapIn.ref as DocumentReference;
+  const parentId = ref.id;
+  let snap = snapIn;
+  // Finish a switch that a crash interrupted before looking at anything else.
+  if (snap.exists && ((snap.get("publish") as string[] | undefined)?.length || (snap.get("remove") as string[] | undefined)?.length || snap.get("reindex"))) {
+    await rollForward(ref, doc.title, opts);
+    snap = await ref.get();
+  }
+  const old = snap.exists ? (snap.data() as DocumentRecord) : undefined;
+  const chunks = chunksOf(doc, parentId, model);
+  const plan = doc.kind === "prose" ? planProse(doc, chunks, old, model) : await planHighlights(doc, parentId, chunks, old, model, opts);
+  if (!plan) {
+    const live = old?.chunk_ids.length ?? 0;
+    opts.onProgress?.({ type: "document", title: doc.title, status: "unchanged", chunks: live });
+    return { parent_doc_id: parentId, title: doc.title, status: "unchanged", chunks: live, written: 0 };
+  }
+  if (plan.live.length > MAX_CHUNKS_PER_DOCUMENT) {
+    throw new Error(`"${doc.title}" would have ${plan.live.length} chunks, more than the ${MAX_CHUNKS_PER_DOCUMENT} one document may have: split the file`);
   }
 
-  const vectors = await embedAll(chunks.map((c) => c.content), title, opts);
-  const now = opts.now?.() ?? new Date();
-  const nowTs = Timestamp.fromDate(now);
-  const ids = chunks.map((_, i) => chunkId(parentId, i));
-  const counts = countsOf(doc, chunks, model);
+  await deletePendingOrphans(parentId, opts);
+  const vectors = await embedAll(plan.write.map((c) => c.content), doc.title, opts);
+  const nowTs = Timestamp.fromDate(opts.now?.() ?? new Date());
+  const firstSeen = old?.created_at ?? nowTs;
+  const docCreated = doc.createdAt ? Timestamp.fromDate(doc.createdAt) : firstSeen;
+  const index = new Map(plan.live.map((id, i) => [id, i]));
 
-  const status = await db.runTransaction(async (tx) => {
-    const snap = await tx.get(recordRef);
-    const old = snap.exists ? (snap.data() as DocumentRecord) : undefined;
-    if (old && old.content_hash === hash) return "unchanged" as const;
-    const firstSeen = old?.created_at ?? nowTs;
-    const docCreated = doc.createdAt ? Timestamp.fromDate(doc.createdAt) : firstSeen;
-    chunks.forEach((c, i) => {
-      tx.set(db.collection(KB_ITEMS).doc(ids[i]!), {
-        owner_uid: uid,
+  // 1. New chunks, invisible until the switch.
+  const size = Math.max(1, opts.writeBatch ?? WRITE_BATCH);
+  for (let i = 0; i < plan.write.length; i += size) {
+    const batch = db.batch();
+    plan.write.slice(i, i + size).forEach((c, k) => {
+      batch.set(db.collection(KB_ITEMS).doc(c.id), {
+        owner_uid: pendingOwner(uid),
         parent_doc_id: parentId,
-        chunk_index: i,
-        total_chunks: chunks.length,
-        title,
+        chunk_index: index.get(c.id)!,
+        total_chunks: plan.live.length,
+        title: doc.title,
         author: doc.author,
         source: doc.source,
         category: doc.category,
         tags: c.tags,
         content: c.content,
-        embedding: FieldValue.vector(vectors[i]!),
+        embedding: FieldValue.vector(vectors[i + k]!),
         embedding_model: model,
         created_at: c.createdAt ? Timestamp.fromDate(c.createdAt) : docCreated,
         updated_at: nowTs,
       });
     });
-    const keep = new Set(ids);
-    for (const stale of old?.chunk_ids ?? []) if (!keep.has(stale)) tx.delete(db.collection(KB_ITEMS).doc(stale));
+    await batch.commit();
+    opts.onProgress?.({ type: "writing", title: doc.title, stage: "pending", done: Math.min(i + size, plan.write.length), total: plan.write.length });
+  }
+
+  // 2. The switch: publish, delete, manifest, stats — in one transaction when it fits.
+  const generation = (old?.generation as number | undefined) ?? 0;
+  const writes = plan.write.length + plan.remove.length + plan.renumber.length + 2;
+  const inline = writes <= (opts.maxSwitchWrites ?? MAX_SWITCH_WRITES);
+  const status = await db.runTransaction(async (tx) => {
+    const current = await tx.get(ref);
+    if (((current.get("generation") as number | undefined) ?? 0) !== generation || current.exists !== !!old) {
+      throw new Error(`"${doc.title}" was imported by another run at the same time; run the import again`);
+    }
+    const items = db.collection(KB_ITEMS);
+    if (inline) {
+      for (const c of plan.write) tx.update(items.doc(c.id), { owner_uid: uid });
+      for (const id of plan.remove) tx.delete(items.doc(id));
+      for (const id of plan.renumber) tx.update(items.doc(id), { chunk_index: index.get(id)!, total_chunks: plan.live.length });
+    }
     const record: DocumentRecord = {
       owner_uid: uid,
-      doc_key: key,
-      content_hash: hash,
-      title,
+      doc_key: doc.key,
+      kind: doc.kind,
+      content_hash: plan.contentHash,
+      title: doc.title,
       author: doc.author,
       source: doc.source,
-      total_chunks: chunks.length,
-      chunk_ids: ids,
+      total_chunks: plan.live.length,
+      chunk_ids: plan.live,
       embedding_model: model,
-      counts,
+      counts: plan.counts,
+      generation: generation + 1,
+      publish: inline ? [] : plan.write.map((c) => c.id),
+      remove: inline ? [] : plan.remove,
+      reindex: !inline && plan.renumber.length > 0,
       created_at: firstSeen,
       updated_at: nowTs,
     };
-    tx.set(recordRef, record);
-    tx.set(db.collection(KB_STATS).doc(uid), statsDelta(old?.counts ?? emptyCounts(), counts, nowTs), { merge: true });
+    tx.set(ref, record);
+    tx.set(db.collection(KB_STATS).doc(uid), statsDelta(old?.counts ?? emptyCounts(), plan.counts, nowTs), { merge: true });
     return old ? ("updated" as const) : ("imported" as const);
   });
-  opts.onProgress?.({ type: "document", title, status, chunks: chunks.length });
-  return { parent_doc_id: parentId, title, status, chunks: chunks.length };
+  if (!inline) await rollForward(ref, doc.title, opts);
+  opts.onProgress?.({ type: "document", title: doc.title, status, chunks: plan.live.length });
+  return { parent_doc_id: parentId, title: doc.title, status, chunks: plan.live.length, written: plan.write.length };
+}
+
+function planProse(doc: ParsedDocument, chunks: Chunk[], old: DocumentRecord | undefined, model: string): Plan | undefined {
+  const live = chunks.map((c) => c.id);
+  const contentHash = createHash("sha256").update(JSON.stringify([CHUNKER_VERSION, model, doc.key, live])).digest("hex");
+  if (old && old.content_hash === contentHash && old.embedding_model === model) return undefined;
+  const before = old?.chunk_ids ?? [];
+  const beforeIndex = new Map(before.map((id, i) => [id, i]));
+  const keep = new Set(live);
+  return {
+    live,
+    write: chunks.filter((c) => !beforeIndex.has(c.id)),
+    remove: before.filter((id) => !keep.has(id)),
+    renumber: live.filter((id, i) => beforeIndex.has(id) && (beforeIndex.get(id) !== i || before.length !== live.length)),
+    counts: countsOf(doc, chunks, model),
+    contentHash,
+  };
+}
+
+async function planHighlights(doc: ParsedDocument, parentId: string, chunks: Chunk[], old: DocumentRecord | undefined, model: string, opts: ImportOptions): Promise<Plan | undefined> {
+  if (old && (old.embedding_model !== model || old.kind !== "highlights")) {
+    // Another model embedded this book (or an older importer stored it with other ids):
+    // re-embed all its highlights (the stored ones, from their chunks, plus the file's new ones)
+    // under this model's ids, and drop the old chunks.
+    const stored = old.chunk_ids.length ? await opts.db.getAll(...old.chunk_ids.map((id) => opts.db.collection(KB_ITEMS).doc(id))) : [];
+    const fromStored = stored
+      .filter((s) => s.exists)
+      .map((s) => ({
+        id: chunkId(parentId, JSON.stringify([model, s.get("content") as string])),
+        content: s.get("content") as string,
+        tags: (s.get("tags") as string[]) ?? [],
+        createdAt: (s.get("created_at") as Timestamp | undefined)?.toDate(),
+      }));
+    const union = new Map<string, Chunk>();
+    for (const c of [...fromStored, ...chunks]) if (!union.has(c.id)) union.set(c.id, c);
+    const all = [...union.values()];
+    const live = new Set(all.map((c) => c.id));
+    return { live: [...live], write: all, remove: old.chunk_ids.filter((id) => !live.has(id)), renumber: [], counts: countsOf(doc, all, model), contentHash: "" };
+  }
+  const existing = new Set(old?.chunk_ids ?? []);
+  const fresh = chunks.filter((c) => !existing.has(c.id));
+  if (old && !fresh.length) return undefined;
+  const counts = addCounts(old?.counts ?? emptyCounts(), countsOf(doc, fresh, model));
+  counts.documents = 1;
+  return { live: [...(old?.chunk_ids ?? []), ...fresh.map((c) => c.id)], write: fresh, remove: [], renumber: [], counts, contentHash: "" };
+}
+
+/** Applies a manifest's roll-forward log in batches, then clears it. Idempotent: safe to repeat after a crash. */
+async function rollForward(ref: DocumentReference, title: string, opts: ImportOptions): Promise<void> {
+  const { db, uid } = opts;
+  const record = (await ref.get()).data() as DocumentRecord | undefined;
+  if (!record) return;
+  const size = Math.max(1, opts.writeBatch ?? WRITE_BATCH);
+  const items = db.collection(KB_ITEMS);
+  type Op = (batch: WriteBatch) => void;
+  const ops: Op[] = [
+    ...(record.publish ?? []).map((id): Op => (b) => b.update(items.doc(id), { owner_uid: uid })),
+    ...(record.remove ?? []).map((id): Op => (b) => b.delete(items.doc(id))),
+    ...(record.reindex ? record.chunk_ids.map((id, i): Op => (b) => b.update(items.doc(id), { chunk_index: i, total_chunks: record.chunk_ids.length })) : []),
+  ];
+  for (let i = 0; i < ops.length; i += size) {
+    const batch = db.batch();
+    for (const op of ops.slice(i, i + size)) op(batch);
+    await batch.commit();
+    opts.onProgress?.({ type: "writing", title, stage: "roll-forward", done: Math.min(i + size, ops.length), total: ops.length });
+  }
+  await ref.update({ publish: [], remove: [], reindex: false });
+}
+
+/** Pending chunks of this document left by an import that failed before its switch. */
+async function deletePendingOrphans(parentId: string, opts: ImportOptions): Promise<void> {
+  const { db, uid } = opts;
+  const snap = await db.collection(KB_ITEMS).where("owner_uid", "==", pendingOwner(uid)).where("parent_doc_id", "==", parentId).select().get();
+  const size = Math.max(1, opts.writeBatch ?? WRITE_BATCH);
+  for (let i = 0; i < snap.docs.length; i += size) {
+    const batch = db.batch();
+    for (const d of snap.docs.slice(i, i + size)) batch.delete(d.ref);
+    await batch.commit();
+  }
 }
 
 async function embedAll(texts: string[], title: string, opts: ImportOptions): Promise<number[][]> {
@@ -245,7 +400,7 @@ async function embedAll(texts: string[], title: string, opts: ImportOptions): Pr
   return out as number[][];
 }
 
-function countsOf(doc: ParsedDocument, chunks: PreparedChunk[], model: string): StatsCounts {
+function countsOf(doc: ParsedDocument, chunks: Chunk[], model: string): StatsCounts {
   const counts = emptyCounts();
   counts.documents = 1;
   counts.chunks = chunks.length;
@@ -260,6 +415,23 @@ function countsOf(doc: ParsedDocument, chunks: PreparedChunk[], model: string): 
     for (const tag of c.tags) bump(counts.tags, tag);
   }
   return counts;
+}
+
+function addCounts(a: StatsCounts, b: StatsCounts): StatsCounts {
+  const add = (x: Record<string, number>, y: Record<string, number>) => {
+    const out = { ...x };
+    for (const [k, n] of Object.entries(y)) out[k] = (out[k] ?? 0) + n;
+    return out;
+  };
+  return {
+    chunks: a.chunks + b.chunks,
+    documents: a.documents + b.documents,
+    chars: a.chars + b.chars,
+    sources: add(a.sources, b.sources),
+    authors: add(a.authors, b.authors),
+    tags: add(a.tags, b.tags),
+    models: add(a.models, b.models),
+  };
 }
 
 /** What to add to the user's summary when a document's counts change from `before` to `after`. */

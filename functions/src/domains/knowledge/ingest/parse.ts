@@ -1,6 +1,7 @@
 // Turns files into documents: Markdown (with YAML-style front matter), plain text, Kindle
-// `My Clippings.txt`, and Readwise CSV exports. A document is what one import replaces as a
-// whole: one file of prose, or one book's highlights.
+// `My Clippings.txt`, and Readwise CSV exports. A prose document (one file) is replaced as a whole
+// on re-import; a book's highlights are only ever added to, because exports overlap: each file
+// holds some of a book's highlights, never reliably all of them.
 import { basename, extname } from "node:path";
 
 export interface Piece {
@@ -10,7 +11,7 @@ export interface Piece {
 }
 
 export interface ParsedDocument {
-  /** Identity across imports (file path, or `kindle:<title>|<author>`). */
+  /** Identity across imports (`file:<relative path>`, `id:<front-matter id>`, or `kindle:<title>|<author>`). */
   key: string;
   title: string;
   author: string;
@@ -40,21 +41,26 @@ export function detectFormat(path: string, content: string): FileFormat {
   return "text";
 }
 
-/** Parses one file's text; `key` identifies it (its absolute path). */
-export function parseFile(key: string, content: string, mtime?: Date): ParsedDocument[] {
+/**
+ * Parses one file's text. `relativePath` (to the folder given to the import, or the file name)
+ * identifies a prose file across imports, so that moving the notes folder or importing it from
+ * another machine updates the same documents instead of adding copies; a front-matter `id` wins.
+ */
+export function parseFile(path: string, content: string, relativePath: string = basename(path)): ParsedDocument[] {
   if (content.includes("\u0000")) throw new ParseError("not a text file (binary content)");
   const text = content.replace(/^\uFEFF/, "");
   if (!text.trim()) throw new ParseError("the file is empty");
-  const format = detectFormat(key, text);
+  const format = detectFormat(path, text);
+  const key = `file:${relativePath.split("\\").join("/")}`;
   switch (format) {
     case "readwise":
       return parseReadwiseCsv(text);
     case "kindle":
       return parseKindleClippings(text);
     case "markdown":
-      return [parseMarkdown(key, text, mtime)];
+      return [parseMarkdown(path, key, text)];
     case "text":
-      return [parseProse(key, text, { source: "text", category: "notes", title: titleFromFile(key) }, mtime)];
+      return [parseProse(key, text, { source: "text", category: "notes", title: titleFromFile(path) })];
   }
 }
 
@@ -64,8 +70,10 @@ function titleFromFile(path: string): string {
   return basename(path, extname(path)).replace(/[-_]+/g, " ").trim() || "Untitled";
 }
 
-function parseMarkdown(key: string, text: string, mtime?: Date): ParsedDocument {
+function parseMarkdown(path: string, fileKey: string, text: string): ParsedDocument {
   const { meta, body } = frontMatter(text);
+  const id = stringValue(meta.id);
+  const key = id ? `id:${id}` : fileKey;
   const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(body)?.[1];
   const tags = listValue(meta.tags ?? meta.keywords);
   const date = dateValue(meta.date ?? meta.created ?? meta.created_at);
@@ -73,14 +81,13 @@ function parseMarkdown(key: string, text: string, mtime?: Date): ParsedDocument 
     key,
     body,
     {
-      title: stringValue(meta.title) || heading || titleFromFile(key),
+      title: stringValue(meta.title) || heading || titleFromFile(path),
       author: stringValue(meta.author ?? meta.authors),
       source: stringValue(meta.source) || "markdown",
       category: stringValue(meta.category) || "notes",
       tags,
       ...(date ? { createdAt: date } : {}),
     },
-    mtime,
   );
 }
 
@@ -88,7 +95,6 @@ function parseProse(
   key: string,
   body: string,
   meta: { title: string; author?: string; source: string; category: string; tags?: string[]; createdAt?: Date },
-  _mtime?: Date,
 ): ParsedDocument {
   if (!body.trim()) throw new ParseError("no text after the front matter");
   return {

@@ -1,30 +1,72 @@
 // Resources: one chunk, and the chunks of one source / author / tag, as Markdown. Listing pages
-// through the caller's chunks and values; completion offers the caller's own values.
+// through the caller's newest chunks (at most LIST_NEWEST, as the seed caps it: a knowledge base of
+// 100,000 chunks is not a list anyone reads), then the by-source/by-author/by-tag URIs of all the
+// caller's values; completion offers the caller's own values.
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
+import { Timestamp } from "firebase-admin/firestore";
 import { resourceTemplate, type RequestContext, type ResourceListPage } from "../../../mcp/define.js";
 import { invalidInput } from "../../../mcp/errors.js";
 import { MAX_RESULT_TEXT, truncateText } from "../../../mcp/content.js";
 import { storeFor } from "../context.js";
 import { chunkListMarkdown, chunkMarkdown, chunkUri } from "../format.js";
-import type { Filters } from "../store.js";
+import type { Filters, ListPosition } from "../store.js";
 
 const PAGE = 100;
 const LIST_CHUNKS = 50;
+/** The seed lists at most the 1,000 most recent chunks. */
+export const LIST_NEWEST = 1_000;
 const MARKDOWN = "text/markdown";
 
 const markdown = (uri: URL, text: string): ReadResourceResult => ({
   contents: [{ uri: uri.href, mimeType: MARKDOWN, text: truncateText(text, MAX_RESULT_TEXT).text }],
 });
 
-function decodeCursor(cursor: string | undefined): string | undefined {
-  if (!cursor) return undefined;
+// Cursors are our own base64url JSON. Decoding base64url never throws (it skips what it cannot
+// read), so the decoded value itself is checked: anything we did not issue is refused before it
+// reaches Firestore, where e.g. a "/" in a document id would fail with SDK internals.
+const badCursor = () => invalidInput("Invalid cursor: pass the nextCursor of the previous page unchanged");
+const encodeCursor = (value: unknown) => Buffer.from(JSON.stringify(value), "utf8").toString("base64url");
+function decodeCursor(cursor: string): unknown {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
   try {
-    return Buffer.from(cursor, "base64url").toString("utf8");
+    return JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
-    throw invalidInput("Invalid cursor: pass the nextCursor of the previous page unchanged");
+    throw badCursor();
   }
 }
-const encodeCursor = (value: string) => Buffer.from(value, "utf8").toString("base64url");
+
+interface ChunkCursor {
+  /** Chunks listed so far (the listing stops at LIST_NEWEST). */
+  n: number;
+  s: number;
+  ns: number;
+  id: string;
+}
+
+function chunkCursor(cursor: string | undefined): { listed: number; after?: ListPosition } {
+  if (!cursor) return { listed: 0 };
+  const c = decodeCursor(cursor) as Partial<ChunkCursor> | null;
+  const int = (v: unknown, min: number, max: number) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+  if (
+    !c ||
+    typeof c !== "object" ||
+    !int(c.n, 1, LIST_NEWEST - 1) ||
+    !int(c.s, -62135596800, 253402300799) ||
+    !int(c.ns, 0, 999_999_999) ||
+    typeof c.id !== "string" ||
+    !/^[A-Za-z0-9_-]{1,200}$/.test(c.id)
+  ) {
+    throw badCursor();
+  }
+  return { listed: c.n!, after: { createdAt: new Timestamp(c.s!, c.ns!), id: c.id } };
+}
+
+function offsetCursor(cursor: string | undefined): number {
+  if (!cursor) return 0;
+  const n = decodeCursor(cursor);
+  if (!Number.isInteger(n) || (n as number) < 0) throw badCursor();
+  return n as number;
+}
 
 export const chunkResource = resourceTemplate(
   {
@@ -34,7 +76,11 @@ export const chunkResource = resourceTemplate(
     description: "One chunk of your knowledge base with its metadata and full content, as Markdown.",
     mimeType: MARKDOWN,
     async list(ctx, cursor): Promise<ResourceListPage> {
-      const { chunks, next } = await storeFor(ctx).listChunks(decodeCursor(cursor), PAGE);
+      const { listed, after } = chunkCursor(cursor);
+      const size = Math.min(PAGE, LIST_NEWEST - listed);
+      const { chunks, last } = await storeFor(ctx).newestChunks(after, size);
+      const total = listed + chunks.length;
+      const more = chunks.length === size && total < LIST_NEWEST && last;
       return {
         resources: chunks.map((c) => ({
           uri: chunkUri(c.chunk_id),
@@ -43,7 +89,7 @@ export const chunkResource = resourceTemplate(
           description: [c.author, c.source, c.tags.join(", ")].filter(Boolean).join(" · "),
           mimeType: MARKDOWN,
         })),
-        ...(next ? { nextCursor: encodeCursor(next) } : {}),
+        ...(more ? { nextCursor: encodeCursor({ n: total, s: last.createdAt.seconds, ns: last.createdAt.nanoseconds, id: last.id } satisfies ChunkCursor) } : {}),
       };
     },
     complete: { chunk_id: (prefix, ctx) => storeFor(ctx).chunkIdsStartingWith(prefix) },
@@ -58,7 +104,7 @@ function groupResource(field: Field, title: string, description: string) {
   const listValues = async (ctx: RequestContext, cursor: string | undefined): Promise<ResourceListPage> => {
     const values = await storeFor(ctx).valuesStartingWith(plural[field], "", Number.MAX_SAFE_INTEGER);
     values.sort((a, b) => a.localeCompare(b));
-    const offset = Number(decodeCursor(cursor) ?? 0) || 0;
+    const offset = offsetCursor(cursor);
     const page = values.slice(offset, offset + PAGE);
     return {
       resources: page.map((v) => ({
@@ -67,7 +113,7 @@ function groupResource(field: Field, title: string, description: string) {
         title: `Chunks with ${field} "${v}"`,
         mimeType: MARKDOWN,
       })),
-      ...(offset + PAGE < values.length ? { nextCursor: encodeCursor(String(offset + PAGE)) } : {}),
+      ...(offset + PAGE < values.length ? { nextCursor: encodeCursor(offset + PAGE) } : {}),
     };
   };
   return resourceTemplate(

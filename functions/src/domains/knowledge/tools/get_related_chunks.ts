@@ -5,6 +5,8 @@ import { tool } from "../../../mcp/define.js";
 import { storeFor } from "../context.js";
 import { fitContents, snippet } from "../format.js";
 
+const MAX_NEAREST = 1_000;
+
 export const getRelatedChunks = tool(
   {
     name: "get_related_chunks",
@@ -37,12 +39,20 @@ export const getRelatedChunks = tool(
   async ({ chunk_id, limit, exclude_same_document }, ctx) => {
     const store = storeFor(ctx);
     const { chunk, vector } = await store.getChunk(chunk_id);
-    const extra = 1 + (exclude_same_document ? chunk.total_chunks : 0);
-    const hits = await store.nearest(vector, chunk.embedding_model, Math.min(1000, limit + extra));
-    const related = hits
-      .filter((h) => h.chunk_id !== chunk.chunk_id && !(exclude_same_document && h.parent_doc_id === chunk.parent_doc_id))
-      .slice(0, limit);
-    const contents = fitContents(related.map((h) => h.content));
+    const keep = (h: { chunk_id: string; parent_doc_id: string }) =>
+      h.chunk_id !== chunk.chunk_id && !(exclude_same_document && h.parent_doc_id === chunk.parent_doc_id);
+    // Siblings are the nearest neighbours, so ask for that many more; a book's highlights may
+    // outnumber its chunk's total_chunks (it only counts those known when it was written), so
+    // widen until enough remain or findNearest's cap (1,000) is reached.
+    let fetch = Math.min(MAX_NEAREST, limit + 1 + (exclude_same_document ? chunk.total_chunks : 0));
+    let related = [] as Awaited<ReturnType<typeof store.nearest>>;
+    for (;;) {
+      const hits = await store.nearest(vector, chunk.embedding_model, fetch);
+      related = hits.filter(keep).slice(0, limit);
+      if (related.length >= limit || hits.length < fetch || fetch >= MAX_NEAREST) break;
+      fetch = Math.min(MAX_NEAREST, fetch * 4);
+    }
+    const contents = fitContents(related);
     return {
       data: {
         source_chunk: { chunk_id: chunk.chunk_id, title: chunk.title, author: chunk.author, snippet: snippet(chunk.content) },

@@ -38,7 +38,7 @@ export const searchByMetadata = tool(
   async (input, ctx) => {
     if (!input.tags?.length && !input.author && !input.source) throw invalidInput("Give at least one of tags, author or source");
     const chunks = await storeFor(ctx).byMetadata(toFilters(input), input.limit);
-    const contents = fitContents(chunks.map((c) => c.content));
+    const contents = fitContents(chunks);
     const results = chunks.map((c, i) => ({
       rank: i + 1,
       chunk_id: c.chunk_id,

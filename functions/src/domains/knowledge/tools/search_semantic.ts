@@ -1,6 +1,6 @@
-// search_semantic: embed the query, then one Firestore findNearest (cosine) over the caller's
-// chunks of the same embedding model, with every filter inside the query (pre-filter), so that
-// `limit` results come back whenever that many match.
+// search_semantic: embed the query, then Firestore findNearest (cosine) over the caller's chunks
+// of the same embedding model, with every filter inside the query (pre-filter), so that `limit`
+// results come back whenever that many match (one findNearest per tag for a tags filter).
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
 import { embedQuery, modelMismatch, queryEmbedder, storeFor } from "../context.js";
@@ -43,12 +43,14 @@ export const searchSemantic = tool(
   async (input, ctx) => {
     const store = storeFor(ctx);
     const filters = toFilters(input);
-    const [counts, e] = await Promise.all([store.counts(), queryEmbedder()]);
+    // The summary only explains an empty answer (other model, empty base); the vector query runs
+    // regardless, so chunks the summary does not know of yet are still found.
+    const [counts, e] = await Promise.all([store.counts(), queryEmbedder(ctx)]);
     const models = Object.keys(counts.models);
     if (counts.chunks > 0 && models.length && !counts.models[e.model]) throw modelMismatch(models, e.model, store.uid);
-    const { vector, model } = await embedQuery(input.query);
-    const hits = counts.chunks > 0 ? await store.nearest(vector, model, input.limit, filters, input.min_similarity) : [];
-    const contents = fitContents(hits.map((h) => h.content));
+    const { vector, model } = await embedQuery(input.query, ctx);
+    const hits = await store.nearest(vector, model, input.limit, filters, input.min_similarity);
+    const contents = fitContents(hits);
     const results = hits.map((h, i) => ({
       rank: i + 1,
       chunk_id: h.chunk_id,
@@ -62,7 +64,7 @@ export const searchSemantic = tool(
     }));
     const others = models.filter((m) => m !== e.model);
     const note =
-      counts.chunks === 0
+      counts.chunks === 0 && !hits.length
         ? "Your knowledge base is empty: import files with npm run kb:import first."
         : others.length
           ? `${others.reduce((n, m) => n + (counts.models[m] ?? 0), 0)} chunk(s) embedded with ${others.join(", ")} were not searched: re-import those files to include them.`
