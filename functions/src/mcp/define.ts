@@ -130,7 +130,6 @@ export interface DomainDefinition {
   /** Function name and MCP server name suffix, e.g. "mermaid". */
   name: string;
   title: string;
-  version: string;
   description: string;
   /** Told to the agent at connection: how to use this domain's tools well. */
   instructions: string;

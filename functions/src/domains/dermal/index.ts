@@ -9,7 +9,6 @@ import { listSessions } from "./tools/list_sessions.js";
 export default defineDomain({
   name: "dermal",
   title: "DermalVision",
-  version: "1.0.0",
   description: "Read-only access to DermalVision skin monitoring: user status, analysis sessions, AI reports and zone history exports.",
   instructions: [
     "DermalVision skin-monitoring records, read-only. You act for the signed-in user: pass their own uid.",

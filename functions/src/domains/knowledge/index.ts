@@ -12,7 +12,6 @@ import { searchSemantic } from "./tools/search_semantic.js";
 export default defineDomain({
   name: "knowledge",
   title: "Knowledge base (kx-hub)",
-  version: "1.0.0",
   description: "Your personal knowledge base of reading highlights and notes: semantic search, metadata search, related chunks and statistics.",
   instructions: [
     "This server searches the caller's own knowledge base (Kindle/Readwise highlights, Markdown and text notes), split into chunks.",

@@ -10,7 +10,6 @@ import { verify } from "./tools/verify.js";
 export default defineDomain({
   name: "mermaid",
   title: "Mermaid diagrams",
-  version: "1.0.0",
   description: "Verify Mermaid diagram syntax and render diagrams of every Mermaid type to sanitized SVG (and PNG), without a browser.",
   instructions: [
     "Always call verify first; if it returns ok: false, fix the code at the line it names and verify again.",
