@@ -1,9 +1,18 @@
-// Fixed-window rate limiting shared by every instance: one Firestore document per client key and
-// window, incremented in a transaction, so the limit holds however many instances serve traffic.
-// Keys (client IPs) are hashed: document ids never carry raw addresses ("/" in IPv6 zones,
-// personal data in ids). Old windows are inert; a TTL policy on `expiresAt` deletes them.
+// Rate limiting shared by every instance, kept in Firestore: one counter document per client and
+// fixed window, and a sliding-window estimate over the current and previous window (so a client
+// cannot get twice the limit across a window boundary).
+//
+// Counting is an atomic increment followed by a read, never a transaction: a transaction on one
+// hot document cannot take parallel requests (they queue on its lock and time out). The increment
+// is counted before the decision, so the limit is never exceeded; in a burst of parallel requests
+// right at the limit a few may be refused that a perfectly serial counter would have let through.
+//
+// Keys (client addresses) are hashed: document ids never carry raw addresses. IPv6 clients are
+// counted per /64, the block one subscriber usually gets, so rotating addresses does not help.
+// A TTL policy on `expiresAt` (firestore.indexes.json) deletes old windows.
 import { createHash } from "node:crypto";
-import { Timestamp } from "firebase-admin/firestore";
+import { isIPv6 } from "node:net";
+import { FieldValue, Timestamp } from "firebase-admin/firestore";
 import { firestore } from "./firebase.js";
 
 export interface RateLimitOptions {
@@ -17,36 +26,76 @@ export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Seconds until the current window ends (what Retry-After says when refused). */
+  /** Seconds until one more request would be allowed (Retry-After when refused). */
   retryAfterSeconds: number;
 }
 
 export const RATE_LIMIT_COLLECTION = "rateLimits";
 
+/** The unit a limit applies to: an IPv4 address, or the /64 of an IPv6 address. */
+export function clientKey(address: string): string {
+  const ip = address.trim().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(ip)) return ip.toLowerCase();
+  const [head = "", tail = ""] = ip.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
 export function rateLimitDocId(bucket: string, key: string, windowStart: number): string {
-  const digest = createHash("sha256").update(`${bucket}\u0000${key}`).digest("hex").slice(0, 40);
+  const digest = createHash("sha256").update(`${bucket}\u0000${clientKey(key)}`).digest("hex").slice(0, 40);
   return `${bucket.replace(/[^A-Za-z0-9_-]/g, "_")}-${windowStart}-${digest}`;
 }
 
-/** Counts one request for `key`; says whether it is within the limit. */
+/** Counts one request for `key` and says whether it is within the limit. */
 export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Date.now()): Promise<RateLimitDecision> {
   const windowMs = opts.windowSeconds * 1000;
   const windowStart = Math.floor(now / windowMs) * windowMs;
-  const windowEnd = windowStart + windowMs;
-  const retryAfterSeconds = Math.max(1, Math.ceil((windowEnd - now) / 1000));
   const db = firestore();
-  const ref = db.collection(RATE_LIMIT_COLLECTION).doc(rateLimitDocId(opts.bucket, key, windowStart));
-  const count = await db.runTransaction(async (tx) => {
-    const snap = await tx.get(ref);
-    const current = Number(snap.get("count") ?? 0);
-    if (current >= opts.limit) return current + 1;
-    tx.set(ref, {
+  const collection = db.collection(RATE_LIMIT_COLLECTION);
+  const current = collection.doc(rateLimitDocId(opts.bucket, key, windowStart));
+  const previous = collection.doc(rateLimitDocId(opts.bucket, key, windowStart - windowMs));
+
+  await current.set(
+    {
       bucket: opts.bucket,
-      count: current + 1,
+      count: FieldValue.increment(1),
       windowStart: Timestamp.fromMillis(windowStart),
-      expiresAt: Timestamp.fromMillis(windowEnd + windowMs),
-    });
-    return current + 1;
-  });
-  return { allowed: count <= opts.limit, limit: opts.limit, remaining: Math.max(0, opts.limit - count), retryAfterSeconds };
+      expiresAt: Timestamp.fromMillis(windowStart + 2 * windowMs),
+    },
+    { merge: true },
+  );
+  const [cur, prev] = await db.getAll(current, previous);
+  const counts = { current: Number(cur?.get("count") ?? 1), previous: Number(prev?.get("count") ?? 0) };
+  const used = estimate(counts, (now - windowStart) / windowMs);
+  const allowed = used <= opts.limit;
+  return {
+    allowed,
+    limit: opts.limit,
+    remaining: Math.max(0, Math.floor(opts.limit - used)),
+    retryAfterSeconds: allowed ? 0 : secondsUntilAllowed(counts, now - windowStart, windowMs, opts.limit),
+  };
+}
+
+/** Requests in the last full window's length: all of this window, the overlapping part of the last. */
+function estimate(counts: { current: number; previous: number }, elapsed: number): number {
+  return counts.previous * (1 - elapsed) + counts.current;
+}
+
+// When will one more request fit, if no other arrives? Within this window the previous window's
+// share shrinks; after it, this window's count becomes the shrinking "previous" one.
+function secondsUntilAllowed(counts: { current: number; previous: number }, elapsedMs: number, windowMs: number, limit: number): number {
+  const room = limit - 1; // the estimate must drop to this for one more request to fit
+  let waitMs: number;
+  if (counts.current <= room && counts.previous > 0) {
+    // previous·(1 − t/W) + current ≤ room  ⇔  t ≥ W·(1 − (room − current)/previous)
+    waitMs = windowMs * (1 - (room - counts.current) / counts.previous) - elapsedMs;
+  } else {
+    // Next window: current·(1 − t/W) ≤ room  ⇔  t ≥ W·(1 − room/current)
+    waitMs = windowMs - elapsedMs + windowMs * Math.max(0, 1 - room / counts.current);
+  }
+  return Math.max(1, Math.ceil(waitMs / 1000));
 }

@@ -10,21 +10,22 @@ import { renderInput, svgInput, verifyInput } from "../tools/schemas.js";
 
 export const API_LIMIT = 100;
 const WINDOW_SECONDS = 3600;
+const GRPC_DEADLINE_EXCEEDED = 4;
+const GRPC_UNAVAILABLE = 14;
 
 async function limit(req: HttpRequest, ctx: RequestContext): Promise<Record<string, string>> {
   let decision;
   try {
     decision = await hitRateLimit(req.clientIp, { bucket: "mermaid-api", limit: API_LIMIT, windowSeconds: WINDOW_SECONDS });
   } catch (err) {
-    // The limiter protects capacity; its own outage must not take the API down with it.
+    // Firestore unreachable: the limiter protects capacity, and its outage must not take the API
+    // down with it. Any other failure is a bug and is answered as one.
+    const code = (err as { code?: unknown }).code;
+    if (code !== GRPC_UNAVAILABLE && code !== GRPC_DEADLINE_EXCEEDED) throw err;
     ctx.log.warn("rate limiter unavailable; request allowed", { err });
     return {};
   }
-  const headers = {
-    "x-ratelimit-limit": String(decision.limit),
-    "x-ratelimit-remaining": String(decision.remaining),
-    "x-ratelimit-reset": String(decision.retryAfterSeconds),
-  };
+  const headers = { "x-ratelimit-limit": String(decision.limit), "x-ratelimit-remaining": String(decision.remaining) };
   if (!decision.allowed) {
     throw rateLimited(
       `Rate limit exceeded: at most ${API_LIMIT} requests per hour per client. Try again in ${decision.retryAfterSeconds} seconds`,
