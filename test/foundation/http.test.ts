@@ -121,3 +121,22 @@ describe("who is calling", () => {
     }
   });
 });
+
+describe("DNS rebinding", () => {
+  test("on the emulator, a Host header that is not a loopback name is refused", async () => {
+    const { request } = await import("node:http");
+    const url = new URL(functionUrl("mermaid"));
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { host: "evil.example", "content-type": "application/json", accept: MCP_HEADERS.accept } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end(listTools);
+    });
+    expect(status).toBe(403);
+  });
+});

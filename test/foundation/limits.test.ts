@@ -30,3 +30,8 @@ test("an image larger than clients accept is downscaled; a small one passes unto
   expect(meta.height).toBe(Math.round((1000 * MAX_IMAGE_SIDE) / 4000));
   expect(untouched!.data).toBe(small.toString("base64"));
 });
+
+test("a result larger than clients accept as a whole is refused, not cut", async () => {
+  const huge = { content: [{ type: "text" as const, text: "ok" }], structuredContent: { rows: "x".repeat(1_000_000) } };
+  await expect(guardResultSize(huge)).rejects.toMatchObject({ kind: "too_large", message: expect.stringMatching(/^The result is \d+ KB, more than MCP clients accept/) });
+});

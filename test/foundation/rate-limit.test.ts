@@ -28,8 +28,10 @@ describe("rate limit", () => {
     const o = opts(100);
     const results = await Promise.all(Array.from({ length: 150 }, () => hitRateLimit("198.51.100.8", o, at(0.1))));
     const allowed = results.filter((d) => d.allowed).length;
+    // Exactly the limit (a request committed at the very same microsecond as another may count the
+    // other too and be refused: never more than the limit, at most a few fewer).
     expect(allowed).toBeLessThanOrEqual(100);
-    expect(allowed).toBeGreaterThan(0);
+    expect(allowed).toBeGreaterThanOrEqual(95);
     const doc = await adminDb().collection(RATE_LIMIT_COLLECTION).doc(rateLimitDocId(o.bucket, "198.51.100.8", windowStart)).get();
     expect(doc.get("count")).toBe(150); // every request was counted, none lost to contention
   });

@@ -3,8 +3,7 @@
 import { randomInt } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { callTool, connect } from "../support/mcp.js";
-import { adminDb, functionUrl } from "../support/emulators.js";
-import { rateLimitDocId } from "../../functions/src/platform/rate-limit.js";
+import { functionUrl } from "../support/emulators.js";
 import { parseSvgFile } from "./corpus.js";
 
 // The function takes the last X-Forwarded-For entry as the client address: each test gets its
@@ -67,17 +66,14 @@ describe("the HTTP API", () => {
   });
 
   test(
-    "101st request in an hour from one client gets 429 with Retry-After; other clients and MCP are not limited",
+    "100 requests in an hour are served, the 101st gets 429 with Retry-After; other clients and MCP are not limited",
     async () => {
       const limited = freshIp();
       await awayFromHourEdge();
-      // Real requests are counted in Firestore, shared by every instance of the function.
-      for (let i = 0; i < 5; i++) expect((await api("/api/verify", { code: "graph TD\nA-->B" }, limited)).status).toBe(200);
-      const hour = 3600_000;
-      const ref = adminDb().collection("rateLimits").doc(rateLimitDocId("mermaid-api", limited, Math.floor(Date.now() / hour) * hour));
-      expect((await ref.get()).get("count")).toBe(5);
-      await ref.update({ count: 99 });
-      expect((await api("/api/render", { code: "graph TD\nA-->B" }, limited)).status).toBe(200); // the 100th
+      // Real requests, counted in Firestore (shared by every instance of the function).
+      let ok = 0;
+      for (let i = 0; i < 100; i++) if ((await api(i % 2 ? "/api/verify" : "/api/svg", { code: "graph TD\nA-->B" }, limited)).status === 200) ok++;
+      expect(ok).toBe(100);
 
       const refused = await api("/api/verify", { code: "graph TD\nA-->B" }, limited);
       expect(refused.status).toBe(429);
@@ -85,8 +81,8 @@ describe("the HTTP API", () => {
       expect(Number.isInteger(retryAfter)).toBe(true);
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(2 * 3600);
-      expect(refused.body.error).toMatch(/^Rate limit exceeded: at most 100 requests per hour per client\. Try again in \d+ seconds$/);
-      expect((await api("/api/svg", { code: "graph TD\nA-->B" }, limited)).status).toBe(429);
+      expect(refused.body.error).toBe(`Rate limit exceeded: at most 100 requests per hour per client. Try again in ${retryAfter} seconds`);
+      expect((await api("/api/render", { code: "graph TD\nA-->B" }, limited)).status).toBe(429);
 
       // Someone else is still served.
       expect((await api("/api/verify", { code: "graph TD\nA-->B" }, freshIp())).status).toBe(200);
@@ -99,19 +95,6 @@ describe("the HTTP API", () => {
       } finally {
         await client.close();
       }
-    },
-    200_000, // may first wait out an hour edge
-  );
-
-  test(
-    "the full 100 real requests are allowed, the next one is not",
-    async () => {
-      const ip = freshIp();
-      await awayFromHourEdge();
-      let ok = 0;
-      for (let i = 0; i < 100; i++) if ((await api("/api/verify", { code: "graph TD\nA-->B" }, ip)).status === 200) ok++;
-      expect(ok).toBe(100);
-      expect((await api("/api/verify", { code: "graph TD\nA-->B" }, ip)).status).toBe(429);
     },
     240_000, // may first wait out an hour edge
   );

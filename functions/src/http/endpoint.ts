@@ -33,7 +33,9 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
   if (process.env.FUNCTION_TARGET === name || process.env.K_SERVICE === name) ready().catch(() => (loading = undefined));
 
   return async (req, res) => {
-    const requestId = (req.get("x-cloud-trace-context") ?? "").split("/")[0] || randomUUID();
+    // Cloud Run's trace id when it is one (32 hex digits); the header is client-settable otherwise.
+    const trace = (req.get("x-cloud-trace-context") ?? "").split("/")[0] ?? "";
+    const requestId = /^[0-9a-f]{32}$/.test(trace) ? trace : randomUUID();
     const log = rootLog.child({ domain: name, requestId });
     res.set("x-request-id", requestId);
     try {
@@ -97,11 +99,26 @@ async function handle(req: Request, res: Response, { domain, mcp }: Loaded, requ
   }
 
   const baseUrl = baseUrlOf(req);
+  let caller: Caller | undefined;
+  if (domain.access === "signed-in" && req.method !== "GET") {
+    try {
+      caller = await verifyBearer(req.get("authorization"));
+    } catch (err) {
+      const error = err instanceof ToolError ? err : asToolError(err);
+      // RFC 6750: no error code when no token was sent; invalid_token when one was and failed.
+      // The OAuth work for Claude's connectors adds resource_metadata="…" here.
+      const challenge = req.get("authorization")
+        ? `Bearer realm="${domain.name}", error="invalid_token", error_description="${error.message.replace(/"/g, "'")}"`
+        : `Bearer realm="${domain.name}"`;
+      return sendJsonRpcError(res, 401, JSONRPC.UNAUTHORIZED, error.toText(), { "www-authenticate": challenge });
+    }
+  }
+
   const route = domain.routes?.find((r) => r.path === path);
   if (route) {
     if (req.method !== route.method) return sendJson(res, 405, { error: `Use ${route.method} for ${path}` }, { allow: route.method });
     const ctx: RequestContext = {
-      caller: undefined,
+      caller,
       requestId,
       log,
       baseUrl,
@@ -119,21 +136,6 @@ async function handle(req: Request, res: Response, { domain, mcp }: Loaded, requ
     }
   }
   if (path !== "/") return sendJson(res, 404, { error: `No such endpoint: ${path}. The MCP endpoint is this function's root URL.` });
-
-  let caller: Caller | undefined;
-  if (domain.access === "signed-in" && req.method !== "GET") {
-    try {
-      caller = await verifyBearer(req.get("authorization"));
-    } catch (err) {
-      const error = err instanceof ToolError ? err : asToolError(err);
-      // RFC 6750: no error code when no token was sent; invalid_token when one was and failed.
-      // The OAuth work for Claude's connectors adds resource_metadata="…" here.
-      const challenge = req.get("authorization")
-        ? `Bearer realm="${domain.name}", error="invalid_token", error_description="${error.message.replace(/"/g, "'")}"`
-        : `Bearer realm="${domain.name}"`;
-      return sendJsonRpcError(res, 401, JSONRPC.UNAUTHORIZED, error.toText(), { "www-authenticate": challenge });
-    }
-  }
 
   let body: unknown = req.body;
   if (req.method === "POST") {
@@ -172,12 +174,13 @@ function baseUrlOf(req: Request): string {
   return `${proto}://${req.get("host")}${prefix.replace(/\/+$/, "")}`;
 }
 
-// Google's front end appends the caller's address as the last X-Forwarded-For entry; earlier
-// entries are whatever the client sent and cannot be trusted.
+// Google's front end appends the address it received the request from as the last X-Forwarded-For
+// entry; entries before it are whatever the client sent and cannot be trusted. Behind another proxy
+// of ours (Firebase Hosting, a load balancer), TRUSTED_PROXY_HOPS=1 skips that proxy's address.
 function clientIp(req: Request): string {
-  const forwarded = req.get("x-forwarded-for");
-  const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();
-  return last ?? req.socket.remoteAddress ?? "unknown";
+  const entries = (req.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const hops = Math.max(0, Number(process.env.TRUSTED_PROXY_HOPS ?? 0) || 0);
+  return entries[entries.length - 1 - hops] ?? entries[0] ?? req.socket.remoteAddress ?? "unknown";
 }
 
 function formatBytes(n: number): string {

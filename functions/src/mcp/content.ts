@@ -1,12 +1,17 @@
 // Building tool results, and keeping every result inside what MCP clients accept
 // (Claude Code: ~25k tokens per result; Claude: ~1 MB; images <= 8000 px a side and 5 MB).
 import type { CallToolResult, ContentBlock, ImageContent } from "@modelcontextprotocol/server";
+import { tooLarge } from "./errors.js";
 
 /** Characters of text one result may carry before it is cut (about 25k tokens). */
 export const MAX_RESULT_TEXT = Number(process.env.MCP_MAX_RESULT_CHARS ?? 100_000);
 /** Longest image side we hand to a model, and the most bytes. */
 export const MAX_IMAGE_SIDE = 1568;
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
+
+/** Bytes of a whole serialized result (text, structuredContent, images) clients accept: Claude
+ * rejects results over about 1 MB. A domain pages or refuses long before; this is the last guard. */
+export const MAX_RESULT_BYTES = 900_000;
 
 export const TRUNCATION_MARKER = "[truncated]";
 
@@ -52,8 +57,9 @@ export async function fitImageForModel(data: Buffer, mimeType = "image/png"): Pr
 }
 
 /**
- * Keeps a result inside what clients accept: the text limit over all text blocks (in order), and
- * every image within the side and byte limits (downscaled when larger).
+ * Keeps a result inside what clients accept: the text limit over all text blocks (in order), every
+ * image within the side and byte limits (downscaled when larger), and the whole result under
+ * MAX_RESULT_BYTES (else a too-large error: a cut structuredContent would be worse than none).
  */
 export async function guardResultSize(result: CallToolResult, limit = MAX_RESULT_TEXT): Promise<CallToolResult> {
   let budget = limit;
@@ -66,7 +72,14 @@ export async function guardResultSize(result: CallToolResult, limit = MAX_RESULT
       return { ...block, text };
     }),
   );
-  return { ...result, content };
+  const guarded = { ...result, content };
+  const bytes = Buffer.byteLength(JSON.stringify(guarded));
+  if (bytes > MAX_RESULT_BYTES) {
+    throw tooLarge(
+      `The result is ${Math.ceil(bytes / 1024)} KB, more than MCP clients accept (${Math.floor(MAX_RESULT_BYTES / 1024)} KB): ask for less (a smaller limit, a narrower range or a smaller input)`,
+    );
+  }
+  return guarded;
 }
 
 async function fitImageBlock(block: ImageContent): Promise<ImageContent> {

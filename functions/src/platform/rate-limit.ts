@@ -1,15 +1,16 @@
-// Rate limiting shared by every instance, kept in Firestore: one counter document per client and
-// fixed window, and a sliding-window estimate over the current and previous window (so a client
-// cannot get twice the limit across a window boundary).
+// Rate limiting shared by every instance, kept in Firestore, over a sliding window: all requests of
+// the current fixed window plus the overlapping share of the previous one (so a client cannot get
+// twice the limit across a window edge).
 //
-// Counting is an atomic increment followed by a read, never a transaction: a transaction on one
-// hot document cannot take parallel requests (they queue on its lock and time out). The increment
-// is counted before the decision, so the limit is never exceeded; in a burst of parallel requests
-// right at the limit a few may be refused that a perfectly serial counter would have let through.
+// Exact under parallel requests without a transaction on one hot document (those queue on its lock
+// and time out): each request writes a ticket stamped with its commit time, and its position in
+// the window is the number of tickets committed up to that time (Firestore reads are strongly
+// consistent). A counter per window, incremented in the same batch, gives the previous window's
+// total and lets a flood far over the limit be refused without writing anything.
 //
 // Keys (client addresses) are hashed: document ids never carry raw addresses. IPv6 clients are
 // counted per /64, the block one subscriber usually gets, so rotating addresses does not help.
-// A TTL policy on `expiresAt` (firestore.indexes.json) deletes old windows.
+// A TTL policy on `expiresAt` (firestore.indexes.json) deletes old windows and tickets.
 import { createHash } from "node:crypto";
 import { isIPv6 } from "node:net";
 import { FieldValue, Timestamp } from "firebase-admin/firestore";
@@ -31,6 +32,8 @@ export interface RateLimitDecision {
 }
 
 export const RATE_LIMIT_COLLECTION = "rateLimits";
+/** Subcollection of a window's counter holding one ticket per counted request. */
+export const TICKETS = "rateLimitTickets";
 
 /** The unit a limit applies to: an IPv4 address, or the /64 of an IPv6 address. */
 export function clientKey(address: string): string {
@@ -54,30 +57,34 @@ export function rateLimitDocId(bucket: string, key: string, windowStart: number)
 export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Date.now()): Promise<RateLimitDecision> {
   const windowMs = opts.windowSeconds * 1000;
   const windowStart = Math.floor(now / windowMs) * windowMs;
+  const elapsed = (now - windowStart) / windowMs;
   const db = firestore();
   const collection = db.collection(RATE_LIMIT_COLLECTION);
   const current = collection.doc(rateLimitDocId(opts.bucket, key, windowStart));
   const previous = collection.doc(rateLimitDocId(opts.bucket, key, windowStart - windowMs));
 
-  await current.set(
-    {
-      bucket: opts.bucket,
-      count: FieldValue.increment(1),
-      windowStart: Timestamp.fromMillis(windowStart),
-      expiresAt: Timestamp.fromMillis(windowStart + 2 * windowMs),
-    },
-    { merge: true },
-  );
   const [cur, prev] = await db.getAll(current, previous);
-  const counts = { current: Number(cur?.get("count") ?? 1), previous: Number(prev?.get("count") ?? 0) };
-  const used = estimate(counts, (now - windowStart) / windowMs);
-  const allowed = used <= opts.limit;
-  return {
-    allowed,
-    limit: opts.limit,
-    remaining: Math.max(0, Math.floor(opts.limit - used)),
-    retryAfterSeconds: allowed ? 0 : secondsUntilAllowed(counts, now - windowStart, windowMs, opts.limit),
+  const counts = { current: Number(cur?.get("count") ?? 0), previous: Number(prev?.get("count") ?? 0) };
+  const decide = (position: number): RateLimitDecision => {
+    const used = estimate({ ...counts, current: position }, elapsed);
+    const allowed = used <= opts.limit;
+    return {
+      allowed,
+      limit: opts.limit,
+      remaining: Math.max(0, Math.floor(opts.limit - used)),
+      retryAfterSeconds: allowed ? 0 : secondsUntilAllowed({ ...counts, current: position }, now - windowStart, windowMs, opts.limit),
+    };
   };
+  // Far over the limit already: refuse without adding to the flood's cost.
+  if (estimate(counts, elapsed) >= 2 * opts.limit) return decide(counts.current + 1);
+
+  const expiresAt = Timestamp.fromMillis(windowStart + 2 * windowMs);
+  const batch = db.batch();
+  batch.set(current.collection(TICKETS).doc(), { at: FieldValue.serverTimestamp(), expiresAt });
+  batch.set(current, { bucket: opts.bucket, count: FieldValue.increment(1), windowStart: Timestamp.fromMillis(windowStart), expiresAt }, { merge: true });
+  const [written] = await batch.commit();
+  const position = (await current.collection(TICKETS).where("at", "<=", written!.writeTime).count().get()).data().count;
+  return decide(position);
 }
 
 /** Requests in the last full window's length: all of this window, the overlapping part of the last. */
