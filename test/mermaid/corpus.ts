@@ -56,7 +56,10 @@ export function unsafeParts(svg: string): string[] {
       if (/(^|\s|\()data:/i.test(value)) found.add(`data: URL in ${name}`);
       if (/url\(\s*['"]?(?!#)/i.test(value)) found.add(`external url() in ${name}`);
       if (/evil\.example/i.test(value)) found.add(`evil host in ${name}`);
-      if ((name === "href" || name.endsWith(":href") || name === "src") && !value.startsWith("#") && !(tag === "a" && /^(https?:|mailto:)/i.test(value))) {
+      // xmlns values are namespace names, not links.
+      if (!name.startsWith("xmlns") && /^\s*(?:https?|ftp|mailto):/i.test(value)) found.add(`external URL in ${name}`);
+      // No external URLs at all, links included: only in-document #fragments.
+      if ((name === "href" || name.endsWith(":href") || name === "src") && !value.startsWith("#")) {
         found.add(`reference ${name}=${value.slice(0, 40)}`);
       }
     }
@@ -69,3 +72,31 @@ export function unsafeParts(svg: string): string[] {
   }
   return [...found];
 }
+
+/**
+ * Diagram types of mermaid 12.3 that the corpus has no example of (detector ids from mermaid's
+ * dist), each with words its drawing must contain. All of them render.
+ */
+export const EXTRA_TYPES: Record<string, { code: string; words: string[] }> = {
+  info: { code: "info", words: ["v12"] },
+  swimlane: {
+    code: "swimlane-beta LR\n  subgraph Sales\n    A[Order received] --> B[Check stock]\n  end\n  subgraph Warehouse\n    C[Pick] --> D[Ship]\n  end\n  B --> C",
+    words: ["Sales", "Warehouse", "Check stock", "Ship"],
+  },
+  agentflow: { code: "agentflow-beta\n  A[User request] --> B[Planner]\n  B --> C[Tool call]\n  C --> D[Answer]", words: ["Planner", "Tool call"] },
+  treeView: { code: 'treeView-beta\n  "src"\n    "index.ts"\n    "lib"\n      "util.ts"\n  "README.md"', words: ["src", "util.ts", "README.md"] },
+  eventmodeling: {
+    code: "eventmodeling\n  tf 01 ui AddToCart\n  tf 02 cmd AddItem ->> 01\n  tf 03 evt ItemAdded ->> 02\n  tf 04 rmo CartView ->> 03",
+    words: ["AddToCart", "ItemAdded", "CartView"],
+  },
+  usecase: {
+    code: "usecase-beta\n  actor Customer\n  systemBoundary Shop\n    Browse\n    Checkout\n  end\n  Customer --> Browse\n  Customer --> Checkout",
+    words: ["Customer", "Shop", "Checkout"],
+  },
+  cynefin: { code: 'cynefin-beta\n  complex\n    "Run experiments"\n  clear\n    "Follow the checklist"\n  chaotic --> complex', words: ["Complex", "Run experiments"] },
+  railroad: { code: 'railroad-beta\n  digit = choice(terminal("0"), terminal("1"));\n  number = oneOrMore(nonterminal("digit"));', words: ["digit", "number"] },
+  railroadEbnf: { code: 'railroad-ebnf-beta\n  digit = "0" | "1" ;\n  number = digit , { digit } ;', words: ["digit", "number"] },
+  railroadAbnf: { code: "railroad-abnf-beta\n  number = 1*DIGIT ;", words: ["number", "DIGIT"] },
+  railroadPeg: { code: 'railroad-peg-beta\n  Number <- Digit+ ;\n  Digit <- "0" / "1" ;', words: ["Number", "Digit"] },
+  "flowchart-elk": { code: "flowchart-elk TD\n  A[Start] --> B{Ok?}\n  B --> C[Done]", words: ["Start", "Done"] },
+};

@@ -33,6 +33,11 @@ const attacks: Record<string, string> = {
   "img with external src in a label": 'flowchart TD\n  A["<img src=https://evil.example/track.png width=40> Logo"] --> B["<img src=\'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=\'>"]',
   "classDef / style with CSS injection": "flowchart TD\n  A --> B\n  style A fill:#f9f,stroke:#333,stroke-width:4px\n  classDef bad fill:#f00,font-family:x\\;background:blue;\n  class B bad",
   "sequence note with a javascript link": 'sequenceDiagram\n  Alice->>Bob: <a href="javascript:alert(1)">click</a>\n  Note over Alice: <img src="https://evil.example/n.png">',
+  // Browsers fetch an unterminated url( (the declaration closes at the end of the attribute).
+  "unterminated url( in a label's style": "flowchart TD\n A[\"<span style='background-image:url(http://evil.example/s.png'>x</span>\"] --> B",
+  "unterminated quoted url( in a label's style": "flowchart TD\n A[\"<span style='background-image:url(#quot;http://evil.example/s.png'>x</span>\"] --> B",
+  "a # target with mismatched quotes": "flowchart TD\n A[\"<span style='background:url(#39;#x#quot;); background:url(http://evil.example/p.png); a:(#39;)'>x</span>\"] --> B",
+  "external link from click href": 'flowchart TD\n  A[Docs] --> B[Home]\n  click A href "https://evil.example/" _blank\n  click B href "mailto:someone@evil.example"',
 };
 
 describe.each(Object.entries(attacks))("%s", (_name, code) => {
@@ -60,12 +65,39 @@ test("a directive cannot switch HTML labels off (or on) behind our back", async 
   expect(b).toContain("<foreignObject");
 });
 
-test("plain http(s) links from click href survive as links; the labels are kept", async () => {
-  const result = await callTool(c, "render", { code: 'flowchart TD\n  A[Docs] --> B[Home]\n  click A href "https://mermaid.js.org/"' });
-  const { svg } = result.structuredContent as { svg: string };
-  expect(svg).toMatch(/href="https:\/\/mermaid\.js\.org\/"/);
-  expect(svg).toContain("Docs");
-  expect(svg).toContain("Home");
+test("click href to an external site: the label stays, no external URL is left anywhere", async () => {
+  for (const tool of ["render", "svg"]) {
+    const result = await callTool(c, tool, { code: 'flowchart TD\n  A[Docs] --> B[Home]\n  click A href "https://example.com"' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const { svg } = result.structuredContent as { svg: string };
+    expect(svg).toContain("Docs");
+    expect(svg).toContain("Home");
+    expect(svg).not.toMatch(/example\.com/);
+    // Namespace URIs (http://www.w3.org/…) are names, not links; nothing else may be a URL.
+    expect(svg.replace(/"http:\/\/www\.w3\.org\/[^"]*"/g, '""')).not.toMatch(/https?:|mailto:/i);
+    expect(unsafeParts(svg)).toEqual([]);
+  }
+});
+
+// Text XML 1.0 cannot carry, and attribute names only an HTML parser accepts: the SVG must still
+// open as a standalone file (a strict XML parser).
+const notXml: Record<string, string> = {
+  "control character in a flowchart label": 'flowchart TD\n  A["a\u0001b"] --> B',
+  "U+FFFF in a label": 'flowchart TD\n  A["a\uffffb"] --> B',
+  "backspace in a sequence message": "sequenceDiagram\n  A->>B: x\u0008y",
+  "control characters as mermaid entity codes": 'flowchart TD\n  A["a#1;b#65535;c"] --> B',
+  "data-* attribute whose name is not an XML name": "flowchart TD\n  A[\"<span data-x\u037ey='1' data-ok='2'>x</span>\"] --> B",
+  "prefixed attribute without a namespace": "flowchart TD\n  A[\"<span foo:bar='1'>x</span>\"] --> B",
+};
+
+describe.each(Object.entries(notXml))("%s", (_name, code) => {
+  test.each(["render", "svg"])("%s output is well-formed XML", async (tool) => {
+    const result = await callTool(c, tool, { code });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const { svg } = result.structuredContent as { svg: string };
+    parseSvgFile(svg);
+    expect(svg).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/);
+  });
 });
 
 test("CSS that mermaid's own parser refuses (url() in style) is refused, not rendered", async () => {

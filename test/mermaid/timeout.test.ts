@@ -1,5 +1,7 @@
-// A pathological but valid diagram is stopped by the hard timeout with a clear error, while other
-// requests keep being served, and the function keeps working afterwards.
+// Pathological but valid diagrams are stopped by the hard timeout with a clear error, a normal
+// request still succeeds, and the function keeps working afterwards. Only outcomes are asserted
+// here (the emulator's scheduling is not production's); that a stuck worker is terminated and the
+// others serve meanwhile is proven on the pool itself (pool.test.ts).
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { callTool, connect, textOf } from "../support/mcp.js";
@@ -12,36 +14,33 @@ beforeAll(async () => {
 afterAll(async () => c?.close());
 
 // 3,000 children under one mindmap root: ~27 KB, valid, but its force layout runs for minutes.
-const pathological = "mindmap\n  root\n" + Array.from({ length: 3000 }, (_, i) => `    n${i}`).join("\n");
+const hugeMindmap = "mindmap\n  root\n" + Array.from({ length: 3000 }, (_, i) => `    n${i}`).join("\n");
+// Four lines: a state that contains itself. mermaid's layout never returns.
+const selfContainingState = "stateDiagram-v2\n  state A {\n    A --> B\n  }";
+
+const TIMEOUT_TEXT = /^Error: Rendering did not finish within \d+ seconds and was stopped: the diagram is too large or uses a construct the renderer cannot lay out \(e\.g\. a state that contains itself\)\. Simplify it or split it \(504\)$/;
 
 test(
-  "a runaway render times out cleanly while a normal request still succeeds",
+  "runaway renders time out with a clear 504 while a normal request succeeds",
   async () => {
-    expect(pathological.length).toBeLessThan(50_000);
-    expect((await callTool(c, "verify", { code: pathological })).structuredContent).toEqual({ ok: true });
+    expect(hugeMindmap.length).toBeLessThan(50_000);
+    expect((await callTool(c, "verify", { code: hugeMindmap })).structuredContent).toEqual({ ok: true });
+    expect((await callTool(c, "verify", { code: selfContainingState })).structuredContent).toEqual({ ok: true });
 
-    const started = Date.now();
-    let slowSettled = false;
-    const slow = callTool(c, "render", { code: pathological }).then((r) => {
-      slowSettled = true;
-      return { r, ms: Date.now() - started };
-    });
-    slow.catch(() => undefined); // if an assertion below fails first, closing the client must not leave it unhandled
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const slow = [hugeMindmap, selfContainingState].map((code) => callTool(c, "render", { code }));
+    for (const s of slow) s.catch(() => undefined); // if an assertion below fails first, closing the client must not leave it unhandled
     const normal = await callTool(c, "render", { code: "sequenceDiagram\n  Alice->>Bob: Hello" });
     expect(normal.isError, textOf(normal)).toBeFalsy();
     expect((normal.structuredContent as { svg: string }).svg).toContain("Alice");
-    // Served while the runaway render was still running, not after it was stopped.
-    expect(slowSettled).toBe(false);
 
-    const { r, ms } = await slow;
-    expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(/^Error: Diagram too complex: rendering did not finish within \d+ seconds and was stopped\. .* \(504\)$/);
-    expect(ms).toBeLessThan(30_000);
+    for (const r of await Promise.all(slow)) {
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(TIMEOUT_TEXT);
+    }
 
-    // The stopped worker was replaced: the function still renders.
+    // The stopped workers were replaced: the function still renders.
     const after = await callTool(c, "render", { code: "graph LR\n  X --> Y" });
     expect(after.isError, textOf(after)).toBeFalsy();
   },
-  60_000,
+  120_000,
 );

@@ -2,7 +2,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { callTool, connect, textOf, type Era } from "../support/mcp.js";
-import { corpus, onePerType, parseSvgFile } from "./corpus.js";
+import { corpus, EXTRA_TYPES, onePerType, parseSvgFile } from "./corpus.js";
+import { MAX_SVG_CHARS } from "../../functions/src/domains/mermaid/core/service.js";
+import { MAX_RESULT_TEXT } from "../../functions/src/mcp/content.js";
 
 const clients: Client[] = [];
 afterAll(async () => Promise.all(clients.map((c) => c.close())));
@@ -56,8 +58,8 @@ describe("one diagram of every type renders through the function", () => {
     const result = await callTool(c, "render", { code: entry.code });
     expect(result.isError, textOf(result)).toBeFalsy();
     const { svg } = result.structuredContent as { svg: string };
-    // Structured data and the text agree.
-    expect(JSON.parse(textOf(result)).svg).toBe(svg);
+    // Structured data and the text agree (a large SVG is summarised in the text, not repeated).
+    if (svg.length < MAX_RESULT_TEXT / 2) expect(JSON.parse(textOf(result)).svg).toBe(svg);
     const doc = parseSvgFile(svg);
     const root = doc.documentElement;
     expect(root.tagName).toBe("svg");
@@ -77,6 +79,80 @@ describe("one diagram of every type renders through the function", () => {
       expect(Math.max(width, height)).toBeLessThanOrEqual(1568);
       expect(Math.min(width, height)).toBeGreaterThan(20);
     }
+  });
+});
+
+describe("diagram types the corpus has no example of render too", () => {
+  let c: Client;
+  beforeAll(async () => {
+    c = await client();
+  });
+  test.each(Object.entries(EXTRA_TYPES))("%s", async (_type, { code, words }) => {
+    expect((await callTool(c, "verify", { code })).structuredContent).toEqual({ ok: true });
+    const result = await callTool(c, "render", { code });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const doc = parseSvgFile((result.structuredContent as { svg: string }).svg);
+    const text = doc.documentElement.textContent ?? "";
+    for (const w of words) expect(text).toContain(w);
+    expect(result.content.some((b) => b.type === "image")).toBe(true);
+  });
+});
+
+describe("large results", () => {
+  const sequence = (messages: number) =>
+    "sequenceDiagram\n" + Array.from({ length: messages }, (_, i) => `  ${i % 2 ? "Bob->>Alice" : "Alice->>Bob"}: message number ${i}`).join("\n");
+
+  test.each(["render", "svg"])("%s: an SVG over the limit is refused as too large, never cut", async (name) => {
+    const c = await client();
+    const code = sequence(1400);
+    expect(code.length).toBeLessThan(50_000);
+    const r = await callTool(c, name, { code });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toBeUndefined();
+    const m = /^Error: The rendered SVG is (\d+) KB, more than this server returns \((\d+) KB\): split the diagram into smaller ones \(413\)$/.exec(textOf(r));
+    expect(m, textOf(r)).toBeTruthy();
+    expect(Number(m![1])).toBeGreaterThan(Number(m![2]));
+    expect(Number(m![2])).toBe(Math.ceil(MAX_SVG_CHARS / 1000));
+  });
+
+  test("a large SVG under the limit: whole in structuredContent, summarised in the text, the result well under 1 MB", async () => {
+    const c = await client();
+    const r = await callTool(c, "render", { code: sequence(400) });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const { svg } = r.structuredContent as { svg: string };
+    expect(svg.length).toBeGreaterThan(MAX_RESULT_TEXT);
+    expect(svg.length).toBeLessThanOrEqual(MAX_SVG_CHARS);
+    parseSvgFile(svg); // complete, not cut
+    expect(textOf(r)).toMatch(/^Rendered sequence diagram: \d+×\d+, \d+ KB SVG in structuredContent\.svg/);
+    expect(JSON.stringify(r).length).toBeLessThan(950_000);
+    const s = await callTool(c, "svg", { code: sequence(400) });
+    // (Not byte-equal to render's: mermaid numbers sequence actors with a process-wide counter.)
+    parseSvgFile((s.structuredContent as { svg: string }).svg);
+    expect(textOf(s)).toMatch(/^Exported sequence diagram: \d+×\d+, \d+ KB SVG in structuredContent\.svg; suggested filename diagram-.*\.svg$/);
+  });
+});
+
+describe("errors that are not the caller's syntax", () => {
+  test("a crash inside the renderer is an internal error with a request id, never shown as a syntax error", async () => {
+    const c = await client();
+    // mermaid 12.3 throws a TypeError (reading 'events') on a timeline event without a period.
+    const code = "timeline\n  : orphan event";
+    for (const name of ["verify", "render"]) {
+      const r = await callTool(c, name, { code });
+      expect(r.isError, name).toBe(true);
+      expect(textOf(r)).toMatch(/^Error: Something went wrong on our side.*\(request id [\w-]+\)\.$/);
+      expect(textOf(r)).not.toMatch(/Cannot read|TypeError|Syntax error/);
+    }
+  });
+
+  test("a date that does not exist in a gantt chart is the caller's to fix: 400 naming the date and the line", async () => {
+    const c = await client();
+    const code = "gantt\n  dateFormat YYYY-MM-DD\n  section Build\n  Design :a1, 2024-13-45, 30d";
+    const r = await callTool(c, "render", { code });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toBe(
+      'Error: Syntax error in graph definition: invalid date "2024-13-45": dates must exist and match the dateFormat (YYYY-MM-DD) at line 4. Line 4: "  Design :a1, 2024-13-45, 30d" (400)',
+    );
   });
 });
 

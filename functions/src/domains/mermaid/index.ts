@@ -14,7 +14,7 @@ export default defineDomain({
   instructions: [
     "Always call verify first; if it returns ok: false, fix the code at the line it names and verify again.",
     "Then call render to show the diagram (you also get a PNG to check it), or svg when the user wants a file to download.",
-    "Code is limited to 50,000 characters. Very large diagrams may be refused as too complex: split them.",
+    "Code is limited to 50,000 characters. A diagram whose SVG would be too large to return, or that does not finish rendering in time, is refused: split it into smaller ones.",
   ].join(" "),
   access: "public",
   tools: [verify, render, svg],

@@ -3,9 +3,9 @@
 import { createHash } from "node:crypto";
 import { installDom } from "./dom.js";
 import { FONT_FILES, loadFonts } from "./fonts.js";
-import type { JobError, RenderOutcome, Theme, VerifyOutcome } from "./protocol.js";
+import { MAX_SVG_CHARS, type JobError, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
 import { createSanitizer, type Sanitizer } from "./sanitize.js";
-import { describeSyntaxError } from "./syntax-error.js";
+import { describeRenderError, describeSyntaxError, isDiagramError } from "./syntax-error.js";
 
 type Mermaid = typeof import("mermaid").default;
 
@@ -66,6 +66,9 @@ export async function verify(code: string): Promise<VerifyOutcome> {
     const result = await mermaid!.parse(code, { suppressErrors: false });
     return { ok: true, diagramType: result ? result.diagramType : undefined };
   } catch (err) {
+    // Only mermaid's verdicts on the diagram are "ok: false"; a crash (a TypeError from mermaid or
+    // our DOM shim) is our fault, not the caller's: the worker reports it as internal.
+    if (!isDiagramError(err)) throw err;
     return { ok: false, error: describeSyntaxError(err, code) };
   } finally {
     cleanup();
@@ -77,13 +80,30 @@ function cleanup(): void {
   while (body.firstChild) body.removeChild(body.firstChild);
 }
 
+/** mulberry32: a small, fast PRNG; quality is irrelevant here, repeatability is the point. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 async function renderOnce(code: string, theme: Theme, htmlLabels: boolean): Promise<{ svg: string; diagramType: string }> {
   const seed = createHash("sha256").update(`${theme}\u0000${code}`).digest("hex").slice(0, 10);
   mermaid!.initialize(baseConfig(theme, htmlLabels, seed));
   const id = `mermaid-${seed}`;
+  // gitGraph's commit ids and the hand-drawn jitter of "neo" shapes come from Math.random: seeded
+  // from the code + theme, the same input draws the same picture (render and svg agree).
+  const random = Math.random;
+  Math.random = seededRandom(parseInt(seed.slice(0, 8), 16));
   try {
     return await mermaid!.render(id, code);
   } finally {
+    Math.random = random;
     cleanup();
   }
 }
@@ -96,9 +116,19 @@ export async function render(code: string, theme: Theme, png: boolean): Promise<
   try {
     raw = await renderOnce(code, theme, true);
   } catch (err) {
-    throw new JobFailure({ kind: "render", message: `Syntax error in graph definition: ${describeSyntaxError(err, code).replace(/^Invalid Mermaid syntax:?\s*/, "")}` });
+    // The code parsed, so this is mermaid refusing it while drawing (gantt's "Invalid date", an
+    // edge limit, …) or a crash; only the former is the caller's to fix.
+    if (!isDiagramError(err)) throw err;
+    throw new JobFailure({ kind: "render", message: describeRenderError(err, code) });
   }
   const svg = fixSvg(sanitize!(raw.svg));
+  if (svg.length > MAX_SVG_CHARS) {
+    const kb = (n: number) => Math.ceil(n / 1000);
+    throw new JobFailure({
+      kind: "too_large",
+      message: `The rendered SVG is ${kb(svg.length)} KB, more than this server returns (${kb(MAX_SVG_CHARS)} KB): split the diagram into smaller ones`,
+    });
+  }
   const out: RenderOutcome = { svg, diagramType: raw.diagramType };
   if (png) {
     try {

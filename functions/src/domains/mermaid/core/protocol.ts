@@ -22,7 +22,18 @@ export interface RenderOutcome {
   pngHeight?: number;
 }
 
-export type JobError = { kind: "syntax" | "render" | "internal"; message: string };
+/**
+ * Largest SVG we return. A 38 KB sequence diagram of 1,400 messages draws a 613 KB SVG; with the
+ * text and the PNG next to it, that nears what MCP clients accept in one result (Claude: ~1 MB),
+ * and a cut SVG is worse than none. Refused (too_large) above this, before the PNG pass.
+ */
+export const MAX_SVG_CHARS = 400_000;
+
+/**
+ * What went wrong in a job. syntax/render: the diagram (the caller can fix it); too_large: the
+ * output; internal: our side (message and stack are for the logs only).
+ */
+export type JobError = { kind: "syntax" | "render" | "too_large" | "internal"; message: string; stack?: string };
 
 export type WorkerRequest = { id: number; job: Job };
 export type WorkerReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: JobError };

@@ -15,11 +15,18 @@ export function checkCode(code: unknown): string {
   return code;
 }
 
+export { MAX_SVG_CHARS } from "./protocol.js";
+
 function fromWorker(err: unknown): never {
   if (err instanceof ToolError) throw err;
   if (err instanceof JobRejected) {
     if (err.detail.kind === "syntax" || err.detail.kind === "render") throw invalidInput(err.detail.message);
-    throw new Error(`render worker: ${err.detail.message}`);
+    if (err.detail.kind === "too_large") throw tooLarge(err.detail.message);
+    // A plain Error: the shared layer logs it (with the worker's stack) and answers with its
+    // generic sentence and the request id. The raw message never reaches the caller.
+    const internal = new Error(`render worker: ${err.detail.message}`);
+    if (err.detail.stack) internal.stack = `${internal.message}\n--- in the render worker ---\n${err.detail.stack}`;
+    throw internal;
   }
   throw err;
 }

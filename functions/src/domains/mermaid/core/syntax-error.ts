@@ -65,3 +65,43 @@ export function describeSyntaxError(err: unknown, code: string): string {
   const quote = source !== undefined && source.trim() ? `. Line ${pos.line}: ${JSON.stringify(source.length > 200 ? `${source.slice(0, 200)}…` : source)}` : "";
   return `Invalid Mermaid syntax at ${where}: ${detail}${quote}`;
 }
+
+/** Error classes mermaid and its parsers throw for a diagram that is wrong (not for their own bugs). */
+const DIAGRAM_ERROR_NAMES = new Set(["UnknownDiagramError", "MermaidParseError", "DiagramNotFoundError", "YAMLException", "InvalidStyleError", "UsecaseJsonError", "JsonWalkError"]);
+
+/**
+ * True when `err` is mermaid telling the caller what is wrong with the diagram: a jison parse
+ * error (it carries `hash`), one of mermaid's own error classes, or a plain `Error` raised on
+ * purpose by a diagram's parser or database ("Trying to checkout branch which is not yet created",
+ * "Invalid date:…"). TypeErrors, ReferenceErrors, DOMExceptions, layout-engine internals and
+ * anything else are faults on our side (mermaid bugs, our DOM shim): the caller must not see them
+ * as a "syntax error" it could fix, and their text is not for users.
+ */
+export function isDiagramError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if ((err as { hash?: unknown }).hash) return true;
+  const ctor = err.constructor?.name ?? "";
+  if (DIAGRAM_ERROR_NAMES.has(err.name) || DIAGRAM_ERROR_NAMES.has(ctor)) return true;
+  // ELK (mermaid's Java-to-JS layout engine) names Java classes: never a message for users.
+  if (/^(?:org\.eclipse|java\.)/.test(err.message)) return false;
+  return err.name === "Error" && (ctor === "Error" || ctor === "");
+}
+
+/**
+ * The sentence for a diagram that parsed but that mermaid refused while drawing it, in the seed's
+ * words ("Syntax error in graph definition"), naming the line when the message lets us find it.
+ */
+export function describeRenderError(err: unknown, code: string): string {
+  const raw = String((err as { message?: string })?.message ?? err ?? "");
+  // gantt: "Invalid date:2024-13-45" (a date that does not exist or does not match dateFormat).
+  const date = /^Invalid date:\s*(.*)$/s.exec(raw.trim());
+  if (date) {
+    const value = date[1]!.trim();
+    const format = /^\s*dateFormat\s+(.+?)\s*$/m.exec(code)?.[1];
+    const lines = code.replace(/\r\n?/g, "\n").split("\n");
+    const at = value ? lines.findIndex((l) => l.includes(value)) : -1;
+    const where = at >= 0 ? ` at line ${at + 1}. Line ${at + 1}: ${JSON.stringify(lines[at]!.length > 200 ? `${lines[at]!.slice(0, 200)}…` : lines[at])}` : "";
+    return `Syntax error in graph definition: invalid date ${JSON.stringify(value)}: dates must exist and match the dateFormat (${format ?? "YYYY-MM-DD"})${where}`;
+  }
+  return `Syntax error in graph definition: ${describeSyntaxError(err, code).replace(/^Invalid Mermaid syntax:?\s*/, "")}`;
+}

@@ -23,7 +23,7 @@ parentPort!.on("message", async ({ id, job }: WorkerRequest) => {
     reply =
       err instanceof JobFailure
         ? { id, ok: false, error: err.detail }
-        : { id, ok: false, error: { kind: "internal", message: err instanceof Error ? err.message : String(err) } };
+        : { id, ok: false, error: { kind: "internal", message: err instanceof Error ? `${err.name}: ${err.message}` : String(err), stack: err instanceof Error ? err.stack : undefined } };
   }
   // PNG bytes are copied (resvg's buffers live outside the JS heap and cannot be transferred).
   parentPort!.postMessage(reply);

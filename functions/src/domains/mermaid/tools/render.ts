@@ -1,6 +1,7 @@
 import { fitImageForModel } from "../../../mcp/content.js";
 import { tool } from "../../../mcp/define.js";
 import { renderDiagram } from "../core/service.js";
+import { RESULT_BUDGET_CHARS, resultText } from "./result-text.js";
 import { annotations, renderInput, renderOutput } from "./schemas.js";
 
 export const render = tool(
@@ -15,6 +16,16 @@ export const render = tool(
   },
   async ({ code, theme }) => {
     const out = await renderDiagram(code, theme ?? "default", { png: true });
-    return { data: { svg: out.svg }, content: out.png ? [await fitImageForModel(out.png)] : [] };
+    const data = { svg: out.svg };
+    const text = resultText(data, out.diagramType, "Rendered");
+    const image = out.png ? await fitImageForModel(out.png) : undefined;
+    // The SVG is the answer and the picture a bonus: when both would not fit in one result, the
+    // picture is left out (and the text says so) rather than the result growing past the limit.
+    const fits = image && JSON.stringify(data).length + text.length + image.data.length <= RESULT_BUDGET_CHARS;
+    return {
+      data,
+      text: image && !fits ? `${text}\n(No PNG: the diagram is too large to send as both SVG and picture in one result.)` : text,
+      content: image && fits ? [image] : [],
+    };
   },
 );

@@ -1,5 +1,6 @@
 import { tool } from "../../../mcp/define.js";
 import { exportFilename, renderDiagram } from "../core/service.js";
+import { resultText } from "./result-text.js";
 import { annotations, svgInput, svgOutput } from "./schemas.js";
 
 export const svg = tool(
@@ -14,6 +15,7 @@ export const svg = tool(
   },
   async ({ code, theme }) => {
     const out = await renderDiagram(code, theme ?? "default");
-    return { data: { svg: out.svg, filename: exportFilename() } };
+    const data = { svg: out.svg, filename: exportFilename() };
+    return { data, text: resultText(data, out.diagramType, "Exported") };
   },
 );

@@ -1,0 +1,120 @@
+// The render pool on its own (no emulator, no mermaid: a stand-in worker speaking the protocol).
+// A runaway job is stopped by terminating its thread while the other worker keeps serving; a
+// worker that cannot start is retried with backoff and callers are refused quickly, not queued.
+// Timeouts here are upper bounds for the test runner only: the assertions are about order and state.
+import { afterEach, expect, test } from "vitest";
+import { RenderPool, START_FAILED_MESSAGE } from "../../functions/src/domains/mermaid/core/pool.js";
+import type { Logger } from "../../functions/src/mcp/log.js";
+import { ToolError } from "../../functions/src/mcp/errors.js";
+
+const FAKE_WORKER = new URL("./fixtures/fake-worker.mjs", import.meta.url);
+
+interface Entry {
+  level: string;
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+function recordingLog(entries: Entry[]): Logger {
+  const at =
+    (level: string) =>
+    (message: string, fields: Record<string, unknown> = {}) =>
+      void entries.push({ level, message, fields });
+  const logger: Logger = { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error"), child: () => logger };
+  return logger;
+}
+
+async function until(check: () => boolean, what: string, limitMs = 20_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`gave up waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const pools: RenderPool[] = [];
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+function pool(options: ConstructorParameters<typeof RenderPool>[0] & object, log: Entry[]): RenderPool {
+  const p = new RenderPool({ workerUrl: FAKE_WORKER, execArgv: [], log: recordingLog(log), ...options });
+  pools.push(p);
+  return p;
+}
+
+test("a runaway job: the other worker serves first, the stuck thread is terminated and replaced", async () => {
+  const log: Entry[] = [];
+  const p = pool({ size: 2, renderTimeoutMs: 1_000 }, log);
+  await p.start();
+  await until(() => p.readyCount === 2, "both workers warm");
+  const before = p.threadIds;
+
+  let slowSettled = false;
+  const slow = p.run({ op: "verify", code: "hang" });
+  slow.catch(() => undefined).finally(() => (slowSettled = true));
+  const normal = await p.run<{ threadId: number }>({ op: "verify", code: "graph TD\nA-->B" });
+
+  // Served while the runaway job was still running, by the other worker.
+  expect(slowSettled).toBe(false);
+  const stuck = before.find((id) => id !== normal.threadId)!;
+  expect(before).toContain(normal.threadId);
+  expect(stuck).toBeDefined();
+
+  const err = await slow.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ToolError);
+  expect((err as ToolError).kind).toBe("timeout");
+  expect((err as ToolError).message).toMatch(/^Rendering did not finish within 1 seconds and was stopped: .*a state that contains itself.*Simplify it or split it$/);
+
+  // The stuck thread really stopped (its exit was observed), and it is no longer in the pool.
+  await until(() => log.some((e) => e.message === "mermaid render worker stopped" && e.fields.threadId === stuck), "the stuck worker's exit");
+  expect(p.threadIds).not.toContain(stuck);
+
+  // A fresh worker took its place and serves.
+  await until(() => p.readyCount === 2, "the replacement warm");
+  const fresh = p.threadIds.find((id) => !before.includes(id));
+  expect(fresh).toBeDefined();
+  const served = new Set<number>();
+  const replies = await Promise.all([1, 2].map(() => p.run<{ threadId: number }>({ op: "verify", code: "x" })));
+  for (const r of replies) served.add(r.threadId);
+  expect(served).toEqual(new Set(p.threadIds));
+  expect(served.has(stuck)).toBe(false);
+}, 30_000);
+
+test.each([
+  ["fails its warm-up", { failWarmup: true }],
+  ["crashes while loading", { crashOnStart: true }],
+])("a worker that %s: logged, retried with backoff, then callers are refused at once", async (_name, workerData) => {
+  const log: Entry[] = [];
+  // A queue timeout far beyond the test's own: only the start failure can answer the caller.
+  const p = pool({ size: 1, workerData, backoffMs: 20, maxBackoffMs: 200, maxStartFailures: 3, queueTimeoutMs: 600_000 }, log);
+  const waiting = p.run({ op: "verify", code: "graph TD\nA-->B" });
+  await expect(waiting).rejects.toMatchObject({ kind: "unavailable", message: START_FAILED_MESSAGE });
+  const failures = log.filter((e) => e.level === "error" && e.message === "mermaid render worker failed to start");
+  expect(failures.map((e) => e.fields.failures)).toEqual([1, 2, 3]);
+  expect(p.failing).toBe(true);
+  expect(p.readyCount).toBe(0);
+
+  // Later callers do not queue at all: refused before any worker could have been asked.
+  const before = log.length;
+  await expect(p.run({ op: "verify", code: "x" })).rejects.toMatchObject({ kind: "unavailable", message: START_FAILED_MESSAGE });
+  expect(log.slice(before).filter((e) => e.message === "mermaid render worker failed to start").length).toBeLessThanOrEqual(1);
+  // start() settles too (the instance does not hang in warm-up).
+  await p.start();
+}, 30_000);
+
+test("a start that failed once recovers: the next attempt serves", async () => {
+  const log: Entry[] = [];
+  // The first worker fails its warm-up; the retry uses the same entry, so flip the fixture's
+  // behaviour by giving the pool a normal worker after the first failure.
+  const p = pool({ size: 1, workerData: { failWarmup: true }, backoffMs: 20, maxStartFailures: 3 }, log);
+  void p.start();
+  await until(() => log.some((e) => e.level === "error"), "the first failure");
+  (p as unknown as { opts: { workerData: unknown } }).opts.workerData = {};
+  const reply = await p.run<{ threadId: number }>({ op: "verify", code: "x" });
+  expect(reply.threadId).toBeGreaterThan(0);
+  expect(p.failing).toBe(false);
+}, 30_000);
