@@ -1,4 +1,5 @@
 // How chunks are shown: Markdown for resources, bounded fields for tool results.
+import { z } from "zod";
 import { TRUNCATION_MARKER } from "../../mcp/content.js";
 import type { Chunk } from "./store.js";
 
@@ -31,6 +32,31 @@ export function fitContents(chunks: { chunk_id: string; content: string }[], bud
     left -= Math.min(c.length, out.length);
     return out;
   });
+}
+
+/** The seed's result fields, shared by every tool that returns chunks; each tool extends it. */
+export const resultItem = z.object({
+  rank: z.number().int(),
+  chunk_id: z.string(),
+  title: z.string(),
+  author: z.string(),
+  source: z.string(),
+  snippet: z.string(),
+  full_content: z.string(),
+});
+
+/** Ranked chunks as those fields, their full contents fitted to the result budget together. */
+export function resultItems(chunks: Chunk[]): z.infer<typeof resultItem>[] {
+  const contents = fitContents(chunks);
+  return chunks.map((c, i) => ({
+    rank: i + 1,
+    chunk_id: c.chunk_id,
+    title: c.title,
+    author: c.author,
+    source: c.source,
+    snippet: snippet(c.content),
+    full_content: contents[i]!,
+  }));
 }
 
 export function chunkMarkdown(c: Chunk): string {

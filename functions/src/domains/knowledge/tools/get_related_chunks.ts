@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
 import { storeFor } from "../context.js";
-import { fitContents, snippet } from "../format.js";
+import { resultItem, resultItems, snippet } from "../format.js";
 
 const MAX_NEAREST = 1_000;
 
@@ -21,18 +21,7 @@ export const getRelatedChunks = tool(
     outputSchema: z.object({
       source_chunk: z.object({ chunk_id: z.string(), title: z.string(), author: z.string(), snippet: z.string() }),
       result_count: z.number().int(),
-      results: z.array(
-        z.object({
-          rank: z.number().int(),
-          chunk_id: z.string(),
-          title: z.string(),
-          author: z.string(),
-          source: z.string(),
-          snippet: z.string(),
-          full_content: z.string(),
-          similarity: z.number(),
-        }),
-      ),
+      results: z.array(resultItem.extend({ similarity: z.number() })),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
@@ -52,21 +41,11 @@ export const getRelatedChunks = tool(
       if (related.length >= limit || hits.length < fetch || fetch >= MAX_NEAREST) break;
       fetch = Math.min(MAX_NEAREST, fetch * 4);
     }
-    const contents = fitContents(related);
     return {
       data: {
         source_chunk: { chunk_id: chunk.chunk_id, title: chunk.title, author: chunk.author, snippet: snippet(chunk.content) },
         result_count: related.length,
-        results: related.map((h, i) => ({
-          rank: i + 1,
-          chunk_id: h.chunk_id,
-          title: h.title,
-          author: h.author,
-          source: h.source,
-          snippet: snippet(h.content),
-          full_content: contents[i]!,
-          similarity: h.similarity,
-        })),
+        results: resultItems(related).map((r, i) => ({ ...r, similarity: related[i]!.similarity })),
       },
     };
   },

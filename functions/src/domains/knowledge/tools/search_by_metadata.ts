@@ -4,7 +4,7 @@ import { tool } from "../../../mcp/define.js";
 import { invalidInput } from "../../../mcp/errors.js";
 import { storeFor } from "../context.js";
 import { filterFields, toFilters } from "../filters.js";
-import { fitContents, snippet } from "../format.js";
+import { resultItem, resultItems } from "../format.js";
 
 export const searchByMetadata = tool(
   {
@@ -18,39 +18,14 @@ export const searchByMetadata = tool(
     }),
     outputSchema: z.object({
       result_count: z.number().int(),
-      results: z.array(
-        z.object({
-          rank: z.number().int(),
-          chunk_id: z.string(),
-          title: z.string(),
-          author: z.string(),
-          source: z.string(),
-          category: z.string(),
-          tags: z.array(z.string()),
-          created_at: z.string(),
-          snippet: z.string(),
-          full_content: z.string(),
-        }),
-      ),
+      results: z.array(resultItem.extend({ category: z.string(), tags: z.array(z.string()), created_at: z.string() })),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async (input, ctx) => {
     if (!input.tags?.length && !input.author && !input.source) throw invalidInput("Give at least one of tags, author or source");
     const chunks = await storeFor(ctx).byMetadata(toFilters(input), input.limit);
-    const contents = fitContents(chunks);
-    const results = chunks.map((c, i) => ({
-      rank: i + 1,
-      chunk_id: c.chunk_id,
-      title: c.title,
-      author: c.author,
-      source: c.source,
-      category: c.category,
-      tags: c.tags,
-      created_at: c.created_at,
-      snippet: snippet(c.content),
-      full_content: contents[i]!,
-    }));
+    const results = resultItems(chunks).map((r, i) => ({ ...r, category: chunks[i]!.category, tags: chunks[i]!.tags, created_at: chunks[i]!.created_at }));
     return { data: { result_count: results.length, results } };
   },
 );

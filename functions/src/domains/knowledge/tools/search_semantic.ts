@@ -5,17 +5,10 @@ import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
 import { embedQuery, modelMismatch, queryEmbedder, storeFor } from "../context.js";
 import { dateFields, filterFields, toFilters } from "../filters.js";
-import { fitContents, snippet } from "../format.js";
+import { resultItem, resultItems } from "../format.js";
 
-const result = z.object({
-  rank: z.number().int(),
-  chunk_id: z.string(),
-  title: z.string(),
-  author: z.string(),
-  source: z.string(),
+const result = resultItem.extend({
   tags: z.array(z.string()),
-  snippet: z.string(),
-  full_content: z.string(),
   similarity: z.number().describe("Cosine similarity to the query, 1 = identical meaning"),
 });
 
@@ -50,18 +43,7 @@ export const searchSemantic = tool(
     if (counts.chunks > 0 && models.length && !counts.models[e.model]) throw modelMismatch(models, e.model, store.uid);
     const { vector, model } = await embedQuery(input.query, ctx);
     const hits = await store.nearest(vector, model, input.limit, filters, input.min_similarity);
-    const contents = fitContents(hits);
-    const results = hits.map((h, i) => ({
-      rank: i + 1,
-      chunk_id: h.chunk_id,
-      title: h.title,
-      author: h.author,
-      source: h.source,
-      tags: h.tags,
-      snippet: snippet(h.content),
-      full_content: contents[i]!,
-      similarity: h.similarity,
-    }));
+    const results = resultItems(hits).map((r, i) => ({ ...r, tags: hits[i]!.tags, similarity: hits[i]!.similarity }));
     const others = models.filter((m) => m !== e.model);
     const note =
       counts.chunks === 0 && !hits.length
