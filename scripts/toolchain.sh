@@ -38,10 +38,11 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   say "installing npm dependencies (the first time takes a few minutes)"
   # A fresh clone gets exactly the lockfile (npm ci); an existing tree is updated in place, so
   # processes using node_modules meanwhile are not pulled from under. One install at a time.
+  lock=(); command -v flock >/dev/null 2>&1 && lock=(flock "$TOOLS/npm.lock")
   if [ -f "$ROOT/package-lock.json" ] && [ ! -d "$ROOT/node_modules" ]; then
-    (cd "$ROOT" && flock "$TOOLS/npm.lock" npm ci --no-audit --no-fund --loglevel=error)
+    (cd "$ROOT" && "${lock[@]}" npm ci --no-audit --no-fund --loglevel=error)
   else
-    (cd "$ROOT" && flock "$TOOLS/npm.lock" npm install --no-audit --no-fund --loglevel=error)
+    (cd "$ROOT" && "${lock[@]}" npm install --no-audit --no-fund --loglevel=error)
   fi
   want="$(cat "$ROOT/package.json" "$ROOT/functions/package.json" "$ROOT/package-lock.json" 2>/dev/null | sha1sum | cut -c1-40) $(node -v)"
   echo "$want" > "$stamp"
