@@ -1,10 +1,11 @@
 // Building tool results, and keeping every result inside what MCP clients accept
 // (Claude Code: ~25k tokens per result; Claude: ~1 MB; images <= 8000 px a side and 5 MB).
 import type { CallToolResult, ContentBlock, ImageContent } from "@modelcontextprotocol/server";
+import { envNumber } from "./env.js";
 import { tooLarge } from "./errors.js";
 
 /** Characters of text one result may carry before it is cut (about 25k tokens). */
-export const MAX_RESULT_TEXT = Number(process.env.MCP_MAX_RESULT_CHARS ?? 100_000);
+export const MAX_RESULT_TEXT = envNumber("MCP_MAX_RESULT_CHARS", 100_000, { min: 1000 });
 /** Longest image side we hand to a model, and the most bytes. */
 export const MAX_IMAGE_SIDE = 1568;
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
@@ -73,7 +74,7 @@ export async function guardResultSize(result: CallToolResult, limit = MAX_RESULT
     }),
   );
   const guarded = { ...result, content };
-  const bytes = Buffer.byteLength(JSON.stringify(guarded));
+  const bytes = serializedBytes(guarded);
   if (bytes > MAX_RESULT_BYTES) {
     throw tooLarge(
       `The result is ${Math.ceil(bytes / 1024)} KB, more than MCP clients accept (${Math.floor(MAX_RESULT_BYTES / 1024)} KB): ask for less (a smaller limit, a narrower range or a smaller input)`,
@@ -92,4 +93,9 @@ async function fitImageBlock(block: ImageContent): Promise<ImageContent> {
     if (width <= MAX_IMAGE_SIDE && height <= MAX_IMAGE_SIDE) return block;
   }
   return fitImageForModel(bytes, block.mimeType);
+}
+
+/** Size of a result as it goes on the wire (what MAX_RESULT_BYTES limits). */
+export function serializedBytes(result: CallToolResult): number {
+  return Buffer.byteLength(JSON.stringify(result));
 }

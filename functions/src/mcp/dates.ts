@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 // Date arguments shared by every domain: a calendar day (YYYY-MM-DD, UTC) or an ISO 8601 timestamp with a time zone.
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
@@ -14,4 +16,13 @@ export function parseDateArg(value: string, edge: "start" | "end"): Date | null 
   if (!STAMP.test(value)) return null;
   const t = Date.parse(value);
   return Number.isNaN(t) ? null : new Date(t);
+}
+
+/** A date argument as a zod schema: checked when the arguments are validated, parsed with parseDateArg. */
+export function dateArg(name: string, description: string) {
+  return z
+    .string()
+    .trim()
+    .refine((v) => parseDateArg(v, "start") !== null, { error: `${name} must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with a time zone` })
+    .describe(description);
 }

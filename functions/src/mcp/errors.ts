@@ -51,6 +51,7 @@ export const forbidden = (message = "You do not have access to this record") => 
 export const unauthenticated = (message = "Sign-in required: send Authorization: Bearer <Firebase ID token>") =>
   new ToolError("unauthenticated", message);
 export const tooLarge = (message: string) => new ToolError("too_large", message);
+export const conflict = (message: string) => new ToolError("conflict", message);
 export const timedOut = (message: string) => new ToolError("timeout", message);
 export const unavailable = (message: string) => new ToolError("unavailable", message);
 export const rateLimited = (message: string, retryAfterSeconds: number) =>

@@ -15,3 +15,7 @@ export function firestore(): Firestore {
   }
   return db;
 }
+
+/** Firestore's timestamp range (0001-01-01 to 9999-12-31), in seconds: anything outside is refused by the server. */
+export const TIMESTAMP_MIN_SECONDS = -62_135_596_800;
+export const TIMESTAMP_MAX_SECONDS = 253_402_300_799;
