@@ -8,8 +8,8 @@ import { getFirestore } from "firebase-admin/firestore";
 import type { DemoContext } from "./demo/context.js";
 import { demoIdToken, ensureDemoUsers } from "./demo/auth.js";
 import { DEMO_USERS } from "./demo/users.js";
+import { DOMAINS } from "./domains.js";
 
-const DOMAINS = ["dermal", "fotos", "knowledge", "figma", "mermaid"] as const;
 const project = process.env.GCLOUD_PROJECT ?? "demo-mcp-suite";
 const functionsHost = process.env.FUNCTIONS_EMULATOR_HOST ?? "127.0.0.1:5001";
 const bold = (s: string) => `\x1b[1m${s}\x1b[0m`;

@@ -9,7 +9,6 @@ export interface Caller {
   uid: string;
   /** Custom claims on the token, e.g. `{clinician: true}` or `{admin: true}`. */
   claims: Record<string, unknown>;
-  email?: string;
 }
 
 const RESERVED_CLAIMS = new Set([
@@ -33,7 +32,7 @@ export async function verifyBearer(authorization: string | undefined): Promise<C
     const decoded = await getAuth(adminApp()).verifyIdToken(token, false);
     const claims: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(decoded)) if (!RESERVED_CLAIMS.has(k)) claims[k] = v;
-    const caller: Caller = { uid: decoded.uid, claims, ...(decoded.email ? { email: decoded.email } : {}) };
+    const caller: Caller = { uid: decoded.uid, claims };
     if (verified.size >= MAX_CACHED) verified.delete(verified.keys().next().value!);
     verified.set(token, { caller, expiresAt: decoded.exp * 1000 });
     return caller;

@@ -20,6 +20,7 @@ type Loader = () => Promise<{ default: DomainDefinition }>;
 interface Loaded {
   domain: DomainDefinition;
   mcp: ReturnType<typeof toNodeHandler>;
+  maxBody: number;
 }
 
 /**
@@ -50,27 +51,23 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
 async function prepare(load: Loader): Promise<Loaded> {
   const { default: domain } = await load();
   await domain.warmup?.();
+  const maxBody = domain.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const handler = createMcpHandler(
-    ({ authInfo, requestInfo }) => {
-      const extra = (authInfo?.extra ?? {}) as { caller?: Caller; requestId?: string; baseUrl?: string };
-      const requestId = extra.requestId ?? requestInfo?.headers.get("x-request-id") ?? randomUUID();
-      return buildServer(domain, {
-        caller: extra.caller,
-        requestId,
-        log: rootLog.child({ domain: domain.name, requestId }),
-        baseUrl: extra.baseUrl ?? "",
-      });
+    ({ authInfo }) => {
+      // handle() always passes these; a server is never built without them.
+      const { caller, requestId } = authInfo!.extra as { caller?: Caller; requestId: string };
+      return buildServer(domain, { caller, requestId, log: rootLog.child({ domain: domain.name, requestId }) });
     },
     {
       legacy: "stateless",
-      maxRequestBodySize: domain.maxBodyBytes ?? DEFAULT_MAX_BODY,
+      maxRequestBodySize: maxBody,
       onerror: (err) => rootLog.warn("mcp transport error", { domain: domain.name, error: err.message }),
     },
   );
-  return { domain, mcp: toNodeHandler(handler, { maxRequestBodySize: domain.maxBodyBytes ?? DEFAULT_MAX_BODY }) };
+  return { domain, mcp: toNodeHandler(handler, { maxRequestBodySize: maxBody }), maxBody };
 }
 
-async function handle(req: Request, res: Response, { domain, mcp }: Loaded, requestId: string, log: typeof rootLog): Promise<void> {
+async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loaded, requestId: string, log: typeof rootLog): Promise<void> {
   const path = req.path.replace(/\/+$/, "") || "/";
   const cors = corsHeaders(req);
 
@@ -87,7 +84,6 @@ async function handle(req: Request, res: Response, { domain, mcp }: Loaded, requ
     return sendJson(res, 200, { status: "ok", domain: domain.name, version: PACKAGE_VERSION, access: domain.access });
   }
 
-  const maxBody = domain.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const size = (req as Request & { rawBody?: Buffer }).rawBody?.length ?? Number(req.get("content-length") ?? 0);
   if (size > maxBody) {
     return sendJsonRpcError(
@@ -98,9 +94,11 @@ async function handle(req: Request, res: Response, { domain, mcp }: Loaded, requ
     );
   }
 
-  const baseUrl = baseUrlOf(req);
+  // Signed-in domains authenticate everything that reaches a handler: MCP POSTs and every route.
+  // (GET and DELETE on the MCP endpoint are answered 405 by the SDK and touch no data.)
+  const route = domain.routes?.find((r) => r.path === path);
   let caller: Caller | undefined;
-  if (domain.access === "signed-in" && req.method !== "GET") {
+  if (domain.access === "signed-in" && (route || (path === "/" && req.method === "POST"))) {
     try {
       caller = await verifyBearer(req.get("authorization"));
     } catch (err) {
@@ -114,14 +112,12 @@ async function handle(req: Request, res: Response, { domain, mcp }: Loaded, requ
     }
   }
 
-  const route = domain.routes?.find((r) => r.path === path);
   if (route) {
     if (req.method !== route.method) return sendJson(res, 405, { error: `Use ${route.method} for ${path}` }, { allow: route.method });
     const ctx: RequestContext = {
       caller,
       requestId,
       log,
-      baseUrl,
       signal: new AbortController().signal,
       progress: async () => undefined,
     };
@@ -150,7 +146,7 @@ async function handle(req: Request, res: Response, { domain, mcp }: Loaded, requ
     token: "",
     clientId: caller?.uid ?? "anonymous",
     scopes: [],
-    extra: { caller, requestId, baseUrl },
+    extra: { caller, requestId },
   };
   await mcp(req as never, res as never, body);
 }
@@ -165,13 +161,6 @@ function parseBody(req: Request): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
-}
-
-function baseUrlOf(req: Request): string {
-  const proto = req.get("x-forwarded-proto")?.split(",")[0] ?? req.protocol;
-  const suffix = req.url === "/" ? "" : req.url;
-  const prefix = suffix && req.originalUrl.endsWith(suffix) ? req.originalUrl.slice(0, -suffix.length) : req.originalUrl.replace(/\?.*$/, "");
-  return `${proto}://${req.get("host")}${prefix.replace(/\/+$/, "")}`;
 }
 
 // Google's front end appends the address it received the request from as the last X-Forwarded-For

@@ -16,8 +16,6 @@ export interface RequestContext {
   signal: AbortSignal;
   /** Reports progress to clients that asked for it (no-op otherwise). */
   progress(done: number, total?: number, message?: string): Promise<void>;
-  /** Absolute URL of this domain's MCP endpoint, for links in results. */
-  baseUrl: string;
 }
 
 /** A handler's structured answer: `data` becomes structuredContent and (as JSON) the text. */

@@ -17,6 +17,7 @@ import {
 import type { Caller } from "../auth/caller.js";
 import { guardResultSize, jsonText, textContent } from "./content.js";
 import type { DomainDefinition, RequestContext, ResourceTemplateDefinition, StructuredResult, ToolDefinition } from "./define.js";
+import { decodeCursor, encodeCursor } from "./cursor.js";
 import { asToolError, INTERNAL_ERROR_TEXT, invalidInput, ToolError } from "./errors.js";
 import type { Logger } from "./log.js";
 import { parseInput, passThrough } from "./validation.js";
@@ -28,7 +29,6 @@ export interface RequestScope {
   caller: Caller | undefined;
   requestId: string;
   log: Logger;
-  baseUrl: string;
 }
 
 export function buildServer(domain: DomainDefinition, scope: RequestScope): McpServer {
@@ -66,13 +66,14 @@ export function buildServer(domain: DomainDefinition, scope: RequestScope): McpS
 
   for (const p of domain.prompts ?? []) {
     const shape: Record<string, z.ZodType> = { ...p.argsSchema.shape };
-    for (const [name, fn] of Object.entries(p.complete ?? {})) {
+    const completes = Object.entries(p.complete ?? {});
+    for (const [name, fn] of completes) {
       const field = shape[name];
       // completable() marks the schema object itself, and the callback closes over this request's
       // caller: mark a fresh clone per request, never the definition's shared schema.
       if (field) shape[name] = completable(field.clone(), (value: unknown) => completeSafely(() => fn(String(value ?? ""), context()), scope));
     }
-    server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: z.object(shape) }, async (args: unknown, sdk: ServerContext) => {
+    server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: completes.length ? z.object(shape) : p.argsSchema }, async (args: unknown, sdk: ServerContext) => {
       try {
         const out = await p.handler(args as never, context(sdk));
         return typeof out === "string" ? promptText(p.description, out) : out;
@@ -135,7 +136,6 @@ function contextFor(scope: RequestScope, sdk?: ServerContext): RequestContext {
     caller: scope.caller,
     requestId: scope.requestId,
     log: scope.log,
-    baseUrl: scope.baseUrl,
     signal: sdk?.mcpReq.signal ?? new AbortController().signal,
     async progress(done, total, message) {
       if (token === undefined || !sdk) return;
@@ -194,6 +194,14 @@ function toProtocolError(err: unknown, scope: RequestScope, what: string, uri?: 
   return new ProtocolError(code, error.toText());
 }
 
+function guardCursor<T>(decode: () => T): T {
+  try {
+    return decode();
+  } catch (err) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, asToolError(err).toText());
+  }
+}
+
 function promptText(description: string, text: string): GetPromptResult {
   return { description, messages: [{ role: "user", content: { type: "text", text } }] };
 }
@@ -211,28 +219,25 @@ function overrideResourceList(
     r.kind === "static" ? [{ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType }] : [],
   );
   server.server.setRequestHandler("resources/list", async (request, sdk) => {
-    let index = 0;
-    let inner: string | undefined;
     const cursor = request.params?.cursor;
-    if (cursor) {
-      try {
-        const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString()) as { t?: unknown; c?: unknown };
-        if (!Number.isInteger(parsed.t) || (parsed.c !== undefined && typeof parsed.c !== "string")) throw new Error("shape");
-        index = parsed.t as number;
-        inner = parsed.c as string | undefined;
-      } catch {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Error: Invalid cursor: pass the nextCursor of the previous page unchanged (400)");
-      }
-    }
-    const template = templates[index];
-    if (!template) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Error: Invalid cursor: pass the nextCursor of the previous page unchanged (400)");
+    const position = cursor
+      ? guardCursor(() =>
+          decodeCursor(cursor, (v) =>
+            Number.isInteger(v.t) && templates[v.t as number] && (v.c === undefined || typeof v.c === "string")
+              ? { index: v.t as number, inner: v.c as string | undefined }
+              : undefined,
+          ),
+        )
+      : { index: 0, inner: undefined };
+    const { index, inner } = position;
+    const template = templates[index]!;
     const page = await template.list!(context(sdk), inner).catch((err) => {
       throw toProtocolError(err, scope, `resources/list of ${template.name}`);
     });
     const next = page.nextCursor !== undefined ? { t: index, c: page.nextCursor } : index + 1 < templates.length ? { t: index + 1 } : undefined;
     return {
       resources: [...(cursor ? [] : statics), ...page.resources.map((r) => ({ mimeType: template.mimeType, ...r }))],
-      ...(next ? { nextCursor: Buffer.from(JSON.stringify(next)).toString("base64url") } : {}),
+      ...(next ? { nextCursor: encodeCursor(next) } : {}),
     };
   });
 }

@@ -106,3 +106,11 @@ function secondsUntilAllowed(counts: { current: number; previous: number }, elap
   }
   return Math.max(1, Math.ceil(waitMs / 1000));
 }
+
+/** Whether a failure means Firestore could not be reached (as opposed to a bug or a refusal). */
+export function firestoreUnreachable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === GRPC_DEADLINE_EXCEEDED || code === GRPC_UNAVAILABLE;
+}
+const GRPC_DEADLINE_EXCEEDED = 4;
+const GRPC_UNAVAILABLE = 14;

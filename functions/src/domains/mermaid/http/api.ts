@@ -4,14 +4,12 @@
 import type { HttpReply, HttpRequest, HttpRoute, RequestContext } from "../../../mcp/define.js";
 import { rateLimited } from "../../../mcp/errors.js";
 import { parseInput } from "../../../mcp/validation.js";
-import { hitRateLimit } from "../../../platform/rate-limit.js";
+import { firestoreUnreachable, hitRateLimit } from "../../../platform/rate-limit.js";
 import { exportFilename, renderDiagram, verifyDiagram } from "../core/service.js";
-import { renderInput, svgInput, verifyInput } from "../tools/schemas.js";
+import { renderInput, svgInput, verifyInput } from "../schemas.js";
 
 export const API_LIMIT = 100;
 const WINDOW_SECONDS = 3600;
-const GRPC_DEADLINE_EXCEEDED = 4;
-const GRPC_UNAVAILABLE = 14;
 
 async function limit(req: HttpRequest, ctx: RequestContext): Promise<Record<string, string>> {
   let decision;
@@ -20,8 +18,7 @@ async function limit(req: HttpRequest, ctx: RequestContext): Promise<Record<stri
   } catch (err) {
     // Firestore unreachable: the limiter protects capacity, and its outage must not take the API
     // down with it. Any other failure is a bug and is answered as one.
-    const code = (err as { code?: unknown }).code;
-    if (code !== GRPC_UNAVAILABLE && code !== GRPC_DEADLINE_EXCEEDED) throw err;
+    if (!firestoreUnreachable(err)) throw err;
     ctx.log.warn("rate limiter unavailable; request allowed", { err });
     return {};
   }

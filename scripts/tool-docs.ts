@@ -1,0 +1,47 @@
+// The README's "Tools per domain" tables, built from the definitions themselves (names, arguments,
+// annotations, resources, prompts, routes). scripts/gen-tool-docs.ts writes them into the README;
+// test/foundation/readme.test.ts checks the README still matches.
+import { z } from "zod";
+import type { DomainDefinition } from "../functions/src/mcp/define.js";
+import { DOMAINS, DOMAINS_DIR } from "./domains.js";
+
+export const START = "<!-- tools:start -->";
+export const END = "<!-- tools:end -->";
+
+function args(schema: z.ZodObject): string {
+  const json = z.toJSONSchema(schema, { io: "input" }) as { properties?: Record<string, { default?: unknown }>; required?: string[] };
+  return Object.entries(json.properties ?? {})
+    .map(([name, p]) => {
+      const optional = !json.required?.includes(name);
+      const def = p.default !== undefined ? ` = ${JSON.stringify(p.default)}` : "";
+      return `\`${name}${optional ? "?" : ""}${def}\``;
+    })
+    .join(", ");
+}
+
+export async function toolDocs(): Promise<string> {
+  const out: string[] = [];
+  for (const name of DOMAINS) {
+    const domain = (await import(new URL(`${name}/index.ts`, DOMAINS_DIR).href)).default as DomainDefinition;
+    out.push(`### \`${name}\` — ${domain.title}`, "", domain.description, "");
+    out.push(`Access: ${domain.access === "public" ? "open (no sign-in)" : "signed-in users (Firebase ID token), each sees only their own data"}.`, "");
+    out.push("| tool | arguments | what it does |", "|---|---|---|");
+    for (const t of domain.tools) {
+      const flags = [t.annotations.readOnlyHint ? "read-only" : "writes", t.annotations.openWorldHint ? "open-world" : null].filter(Boolean).join(", ");
+      out.push(`| \`${t.name}\` | ${args(t.inputSchema) || "—"} | ${t.description.split("\n")[0]} _(${flags})_ |`);
+    }
+    for (const r of domain.resources ?? []) out.push(`| resource | \`${r.kind === "static" ? r.uri : r.uriTemplate}\` | ${r.description.split("\n")[0]} |`);
+    for (const p of domain.prompts ?? []) out.push(`| prompt \`${p.name}\` | ${args(p.argsSchema)} | ${p.description.split("\n")[0]} |`);
+    for (const r of domain.routes ?? []) out.push(`| HTTP | \`${r.method} ${r.path}\` | JSON API beside MCP |`);
+    out.push("");
+  }
+  return out.join("\n");
+}
+
+/** The generated block as it stands between the markers of a README. */
+export function currentBlock(readme: string): string {
+  const i = readme.indexOf(START);
+  const j = readme.indexOf(END);
+  if (i < 0 || j < 0) throw new Error("README.md has no tools markers");
+  return readme.slice(i + START.length, j).trim();
+}
