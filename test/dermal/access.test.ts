@@ -4,7 +4,7 @@
 // the answer's timing does not reveal existence.
 import { beforeEach, describe, expect, test, vi } from "vitest";
 import type { RequestContext } from "../../functions/src/mcp/define.js";
-import type { Profile, Session } from "../../functions/src/domains/dermal/schema.js";
+import type { Session } from "../../functions/src/domains/dermal/schema.js";
 
 const fake = vi.hoisted(() => ({
   reads: [] as string[],
@@ -47,7 +47,6 @@ const ctx = (uid: string, clinician = false): RequestContext => ({
   log: { info() {}, warn() {}, error() {}, debug() {} } as unknown as RequestContext["log"],
   signal: new AbortController().signal,
   progress: async () => undefined,
-  baseUrl: "http://localhost",
 });
 
 /** The reads one call makes, and how it ends (owner of the session, or the refusal). */

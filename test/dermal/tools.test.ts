@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 
 describe("tools/list", () => {
-  test("lists the four read-only tools with the seed's schemas and output schemas", async () => {
+  test("lists the four read-only tools with their input and output schemas", async () => {
     const { tools } = await c.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(["export_zone_history", "get_analysis_detail", "get_user_status", "list_sessions"]);
     for (const t of tools) {
@@ -325,10 +325,10 @@ describe("export_zone_history", () => {
     [{ metrics: ["acne", "shine"] }, 'Error: Invalid input: metrics.1 must be one of: "acne", "wrinkle_depth", "pigmentation", "redness", "hydration", "pores" (400)'],
     [{ metrics: [] }, "Error: Invalid input: metrics must have at least 1 item (400)"],
     [{ format: "xml" }, 'Error: Invalid input: format must be one of: "json", "csv" (400)'],
-    [{ from: "2025-02-30" }, "Error: Invalid input: from must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with a time zone, e.g. 2025-01-31 or 2025-01-31T08:00:00Z (400)"],
-    [{ to: "last week" }, "Error: Invalid input: to must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with a time zone, e.g. 2025-01-31 or 2025-01-31T08:00:00Z (400)"],
+    [{ from: "2025-02-30" }, "Error: Invalid input: from must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with a time zone (400)"],
+    [{ to: "last week" }, "Error: Invalid input: to must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with a time zone (400)"],
     [{ from: "2025-03-01", to: "2025-02-01" }, "Error: Invalid input: from must not be after to (400)"],
-    [{ cursor: "not-a-cursor" }, "Error: Invalid input: cursor is not valid: pass the nextCursor of the previous response unchanged (400)"],
+    [{ cursor: "not-a-cursor" }, "Error: Invalid cursor: pass the nextCursor of the previous response unchanged, or omit cursor to start over (400)"],
   ])("bad arguments %j are invalid-input errors", async (args, text) => {
     const r = await callTool(c, "export_zone_history", { uid: alice.uid, ...args });
     expect(r.isError).toBe(true);

@@ -72,7 +72,7 @@ describe("import", () => {
     expect(byTitle["Habit Notes"]).toBeGreaterThanOrEqual(2); // ~1,900 characters → chunks with overlap
   });
 
-  test("stores the seed's schema plus owner and embedding model", async () => {
+  test("stores each chunk's metadata, content and vector plus owner and embedding model", async () => {
     const snap = await adminDb().collection("kb_items").where("owner_uid", "==", alice.uid).where("title", "==", "Garden Days").get();
     expect(snap.size).toBe(3);
     const d = snap.docs[0]!.data();
@@ -129,7 +129,7 @@ describe("search_semantic", () => {
     expect(sharedWords(query, top.full_content)).toEqual([]);
   });
 
-  test("returns the seed's result format with similarities, best first", async () => {
+  test("returns ranked results (rank, chunk_id, metadata, snippet, content) with similarities, best first", async () => {
     const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "gardening and soil health", limit: 5 }));
     expect(out.query).toBe("gardening and soil health");
     expect(out.result_count).toBe(5);
@@ -205,12 +205,14 @@ describe("search_semantic", () => {
   test("invalid input is a tool error that says what to fix", async () => {
     const r = await callTool(client, "search_semantic", { query: "x", date_from: "last tuesday" });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toBe('Error: date_from must be an ISO 8601 date such as 2024-01-31 (or a timestamp with a time zone), not "last tuesday" (400)');
+    expect(textOf(r)).toBe("Error: Invalid input: date_from must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with a time zone (400)");
     for (const [name, value] of [["date_to", "2024-02-30"], ["date_from", "5"], ["date_to", "2024-13-01"]] as const) {
       const bad = await callTool(client, "search_semantic", { query: "x", [name]: value });
       expect(bad.isError).toBe(true);
-      expect(textOf(bad)).toMatch(new RegExp(`^Error: ${name} must be an ISO 8601 date .*not "${value}" \\(400\\)$`));
+      expect(textOf(bad)).toBe(`Error: Invalid input: ${name} must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with a time zone (400)`);
     }
+    const reversed = await callTool(client, "search_semantic", { query: "x", date_from: "2024-03-02", date_to: "2024-03-01" });
+    expect(textOf(reversed)).toBe("Error: date_from must not be after date_to (400)");
     const r2 = await callTool(client, "search_semantic", { query: "x", limit: 500 });
     expect(r2.isError).toBe(true);
     expect(textOf(r2)).toMatch(/limit/);
@@ -372,7 +374,7 @@ describe("resources", () => {
     for (const inner of [b64("a/b"), b64({ n: 5, s: 1, ns: 0, id: "a/b" }), b64({ n: 5000, s: 1, ns: 0, id: "x" }), "a/b", "%%%"]) {
       const err = (await client.listResources({ cursor: wrap(inner) }).catch((e: unknown) => e)) as { code: number; message: string };
       expect(err.code).toBe(-32602);
-      expect(err.message).toBe("Error: Invalid cursor: pass the nextCursor of the previous page unchanged (400)");
+      expect(err.message).toBe("Error: Invalid cursor: pass the nextCursor of the previous response unchanged, or omit cursor to start over (400)");
     }
     const group = (await client.listResources({ cursor: Buffer.from(JSON.stringify({ t: 1, c: b64("x/y") })).toString("base64url") }).catch((e: unknown) => e)) as Error;
     expect(group.message).toContain("Invalid cursor");

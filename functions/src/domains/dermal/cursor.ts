@@ -1,7 +1,10 @@
 // export_zone_history's cursor: where the previous response stopped (the last record's report
-// position and zone), bound to the arguments it was made for.
+// position and zone), bound to the arguments it was made for. Encoded with the shared codec
+// (mcp/cursor.ts), which refuses anything that does not pass the checks below.
 import { createHash } from "node:crypto";
+import { decodeCursor, encodeCursor } from "../../mcp/cursor.js";
 import { invalidInput } from "../../mcp/errors.js";
+import { TIMESTAMP_MAX_SECONDS, TIMESTAMP_MIN_SECONDS } from "../../platform/firebase.js";
 import { ZONES, type Zone } from "./schema.js";
 
 export interface CursorPosition {
@@ -11,36 +14,32 @@ export interface CursorPosition {
   zone: Zone;
 }
 
-const INVALID = "Invalid input: cursor is not valid: pass the nextCursor of the previous response unchanged";
 const MISMATCH =
   "Invalid input: cursor belongs to a different export: repeat the same uid, zone, metrics, from, to and format with it, or omit cursor to start over";
 
-// Firestore's timestamp range (0001-01-01 to 9999-12-31), in seconds.
-const MIN_SECONDS = -62_135_596_800;
-const MAX_SECONDS = 253_402_300_799;
-
 export const queryKey = (args: unknown[]): string => createHash("sha256").update(JSON.stringify(args)).digest("base64url").slice(0, 16);
 
-export function encodeCursor(p: CursorPosition, key: string): string {
-  return Buffer.from(JSON.stringify({ v: 1, s: p.seconds, n: p.nanos, i: p.sessionId, z: p.zone, k: key })).toString("base64url");
+const int = (v: unknown, min: number, max: number): v is number => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+
+export function encodeExportCursor(p: CursorPosition, key: string): string {
+  return encodeCursor({ v: 1, s: p.seconds, n: p.nanos, i: p.sessionId, z: p.zone, k: key });
 }
 
-export function decodeCursor(cursor: string, key: string): CursorPosition {
-  let c: { v?: unknown; s?: unknown; n?: unknown; i?: unknown; z?: unknown; k?: unknown };
-  try {
-    c = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw invalidInput(INVALID);
-  }
-  if (
-    !c || typeof c !== "object" || c.v !== 1 || !Number.isInteger(c.s) || !Number.isInteger(c.n) ||
-    typeof c.i !== "string" || !c.i || !(ZONES as readonly unknown[]).includes(c.z) || typeof c.k !== "string" ||
+export function decodeExportCursor(cursor: string, key: string): CursorPosition {
+  const c = decodeCursor(cursor, (c) =>
     // a cursor is not signed: keep a hand-made one from reaching Firestore with a position it
     // would refuse (a path in the id, a time outside the timestamp range)
-    c.i.includes("/") || (c.s as number) < MIN_SECONDS || (c.s as number) > MAX_SECONDS || (c.n as number) < 0 || (c.n as number) > 999_999_999
-  ) {
-    throw invalidInput(INVALID);
-  }
-  if (c.k !== key) throw invalidInput(MISMATCH);
-  return { seconds: c.s as number, nanos: c.n as number, sessionId: c.i, zone: c.z as Zone };
+    c.v === 1 &&
+    int(c.s, TIMESTAMP_MIN_SECONDS, TIMESTAMP_MAX_SECONDS) &&
+    int(c.n, 0, 999_999_999) &&
+    typeof c.i === "string" &&
+    c.i !== "" &&
+    !c.i.includes("/") &&
+    (ZONES as readonly unknown[]).includes(c.z) &&
+    typeof c.k === "string"
+      ? { position: { seconds: c.s, nanos: c.n, sessionId: c.i, zone: c.z as Zone }, key: c.k }
+      : undefined,
+  );
+  if (c.key !== key) throw invalidInput(MISMATCH);
+  return c.position;
 }

@@ -1,18 +1,21 @@
 // export_zone_history's paging (the tool, tools/export_zone_history.ts, checks arguments and
 // access). A response holds whole records until the whole serialized tool result would pass
-// 100 KB. That result carries the records twice — as the text block for the model and as
+// RESULT_LIMIT. That result carries the records twice — as the text block for the model and as
 // structuredContent — so both copies count, with the escaping JSON adds to each. Reports are read
 // only as far as records can still fit, plus one to learn whether more exist.
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import { jsonText } from "../../mcp/content.js";
+import { jsonText, serializedBytes, textContent } from "../../mcp/content.js";
 import type { StructuredResult } from "../../mcp/define.js";
 import { tooLarge } from "../../mcp/errors.js";
-import { encodeCursor, type CursorPosition } from "./cursor.js";
+import { encodeExportCursor, type CursorPosition } from "./cursor.js";
 import { ZONES, type exportSchema, type Metric, type Zone, type ZoneRecord } from "./schema.js";
 import type { ReportReader } from "./store.js";
 
-/** Largest serialized tool result (JSON of content + structuredContent), in bytes: the seed's 100 KB. */
+/** Largest serialized tool result (JSON of content + structuredContent), in bytes. */
 export const RESULT_LIMIT = 100_000;
+/** RESULT_LIMIT as the tool's description and messages state it. */
+export const RESULT_LIMIT_TEXT = `${RESULT_LIMIT / 1000} KB`;
 /** Room kept for what grows when a response is truncated (note, cursor, in both copies). */
 const TRUNCATION_RESERVE = 2_000;
 /** Most reports one Firestore read asks for. */
@@ -45,10 +48,13 @@ const bytes = (s: string): number => Buffer.byteLength(s, "utf8");
 /** Bytes a string's content takes inside a JSON string (escapes included, quotes not). */
 const escaped = (s: string): number => bytes(JSON.stringify(s)) - 2;
 
-/** The serialized size of the tool result the shared layer makes of `out` (as mcp/server.ts toCallToolResult does). */
+/** The serialized size of the tool result the shared layer makes of `out` (mcp/server.ts toCallToolResult). */
 export function resultBytes(out: StructuredResult<unknown>): number {
-  const content = [{ type: "text", text: out.text ?? jsonText(out.data) }, ...(out.content ?? [])];
-  return bytes(JSON.stringify({ content, structuredContent: out.data }));
+  const result: CallToolResult = {
+    content: [textContent(out.text ?? jsonText(out.data)), ...(out.content ?? [])],
+    structuredContent: out.data as Record<string, unknown>,
+  };
+  return serializedBytes(result);
 }
 
 const csvField = (v: string | number | undefined): string => {
@@ -71,9 +77,9 @@ function entry(req: ExportRequest, record: ZoneRecord, position: CursorPosition)
 function respond(req: ExportRequest, entries: Entry[], truncated: boolean): StructuredResult<ExportData> {
   const csv = req.format === "csv";
   const last = entries[entries.length - 1];
-  const nextCursor = truncated && last ? encodeCursor(last.position, req.key) : undefined;
+  const nextCursor = truncated && last ? encodeExportCursor(last.position, req.key) : undefined;
   const note = nextCursor
-    ? `Truncated: this response holds the first ${entries.length} records (through ${last!.record.capturedAt}); the rest did not fit in 100 KB. ` +
+    ? `Truncated: this response holds the first ${entries.length} records (through ${last!.record.capturedAt}); the rest did not fit in ${RESULT_LIMIT_TEXT}. ` +
       `Call export_zone_history again with the same arguments and cursor "${nextCursor}" to get the next part.`
     : entries.length === 0
       ? "No analysed sessions in this range."
@@ -156,7 +162,7 @@ export async function exportPage(reader: ReportReader, req: ExportRequest): Prom
     size = resultBytes(out);
   }
   if (size > RESULT_LIMIT || (truncated && n === 0)) {
-    throw tooLarge("A single record of this export does not fit in a 100 KB response: narrow it with zone or metrics");
+    throw tooLarge(`A single record of this export does not fit in a ${RESULT_LIMIT_TEXT} response: narrow it with zone or metrics`);
   }
   return out;
 }

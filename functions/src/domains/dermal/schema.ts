@@ -9,8 +9,6 @@ export type Zone = (typeof ZONES)[number];
 export const METRICS = ["acne", "wrinkle_depth", "pigmentation", "redness", "hydration", "pores"] as const;
 export type Metric = (typeof METRICS)[number];
 
-export const SESSION_STATUSES = ["completed", "processing", "failed"] as const;
-
 export type ZoneScores = Record<Metric, number>;
 
 // ---- Id arguments ----------------------------------------------------------------------------
@@ -31,6 +29,9 @@ export const idArg = (name: string, what: string) => {
     .regex(ID_SHAPE, { error }) // also the pattern clients see in the JSON Schema
     .refine((v) => !RESERVED_ID.test(v), { error });
 };
+
+/** The `uid` argument every tool that reads one user's records takes. */
+export const uidArg = () => idArg("uid", "a Firebase Auth user id").describe("Firebase Auth User ID");
 
 // ---- Firestore documents (as the store reads them) ------------------------------------------
 

@@ -4,7 +4,7 @@
 //   users/{uid}/reports/{sessionId}      AI analysis report of that session
 // Every read here is unchecked: callers go through access.ts first.
 import { FieldPath, Timestamp, type DocumentData, type DocumentSnapshot, type QueryDocumentSnapshot } from "firebase-admin/firestore";
-import { firestore } from "../../platform/firebase.js";
+import { firestore, TIMESTAMP_MAX_SECONDS, TIMESTAMP_MIN_SECONDS } from "../../platform/firebase.js";
 import { METRICS, ZONES, type Profile, type Report, type Session, type Zone, type ZoneScores } from "./schema.js";
 
 export const USERS = "users";
@@ -25,8 +25,8 @@ function iso(value: unknown): string | null {
 // Firestore's timestamp range. A range filter on capturedAt from EARLIEST keeps only documents whose
 // capturedAt is a timestamp (Firestore filters by type), so ordering and cursors see one type; and
 // date arguments outside the range (e.g. year 0) are clamped instead of throwing.
-const EARLIEST = new Timestamp(-62_135_596_800, 0);
-const LATEST = new Timestamp(253_402_300_799, 999_999_999);
+const EARLIEST = new Timestamp(TIMESTAMP_MIN_SECONDS, 0);
+const LATEST = new Timestamp(TIMESTAMP_MAX_SECONDS, 999_999_999);
 const stamp = (d: Date): Timestamp =>
   d.getTime() < EARLIEST.toMillis() ? EARLIEST : d.getTime() > LATEST.toMillis() ? LATEST : Timestamp.fromDate(d);
 

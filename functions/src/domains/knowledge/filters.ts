@@ -1,7 +1,8 @@
 // Input fields and parsing shared by the search tools.
 import { z } from "zod";
-import { parseDateArg } from "../../mcp/dates.js";
+import { dateArg, parseDateArg } from "../../mcp/dates.js";
 import { invalidInput } from "../../mcp/errors.js";
+import { normalizeTags } from "./ingest/parse.js";
 import type { Filters } from "./store.js";
 
 export const filterFields = {
@@ -10,24 +11,21 @@ export const filterFields = {
   source: z.string().min(1).max(200).optional().describe('Only chunks from this source (exact), e.g. "kindle", "readwise", "markdown"'),
 };
 
+// Checked when the arguments are validated (the shared strict parser: `new Date()` would take "5"
+// as the year 2001 or roll "2024-02-30" over to March); parsed once more below into instants.
 export const dateFields = {
-  date_from: z.string().optional().describe("Only chunks created on or after this date (ISO 8601, e.g. 2024-01-31)"),
-  date_to: z.string().optional().describe("Only chunks created on or before this date (ISO 8601; a bare date includes that whole day)"),
+  date_from: dateArg("date_from", "Only chunks created on or after this date (YYYY-MM-DD, UTC, or an ISO 8601 timestamp)").optional(),
+  date_to: dateArg("date_to", "Only chunks created on or before this date (YYYY-MM-DD includes that whole UTC day, or an ISO 8601 timestamp)").optional(),
 };
 
-// The shared strict parser: `new Date()` would take "5" (year 2001) or roll "2024-02-30" over to March.
-function parseDate(value: string | undefined, name: string, edge: "start" | "end"): Date | undefined {
-  if (value === undefined || value === "") return undefined;
-  const d = parseDateArg(value.trim(), edge);
-  if (!d) throw invalidInput(`${name} must be an ISO 8601 date such as 2024-01-31 (or a timestamp with a time zone), not "${value}"`);
-  return d;
-}
+/** A date argument already validated by dateArg, as the instant it means (undefined when absent). */
+const instant = (value: string | undefined, edge: "start" | "end"): Date | undefined => (value ? (parseDateArg(value, edge) ?? undefined) : undefined);
 
 export function toFilters(input: { tags?: string[] | undefined; author?: string | undefined; source?: string | undefined; date_from?: string | undefined; date_to?: string | undefined }): Filters {
-  const dateFrom = parseDate(input.date_from, "date_from", "start");
-  const dateTo = parseDate(input.date_to, "date_to", "end");
+  const dateFrom = instant(input.date_from, "start");
+  const dateTo = instant(input.date_to, "end");
   if (dateFrom && dateTo && dateFrom > dateTo) throw invalidInput("date_from must not be after date_to");
-  const tags = input.tags?.map((t) => t.trim().replace(/^#/, "").toLowerCase()).filter(Boolean);
+  const tags = input.tags ? normalizeTags(input.tags) : undefined;
   return {
     ...(tags?.length ? { tags } : {}),
     ...(input.author ? { author: input.author } : {}),

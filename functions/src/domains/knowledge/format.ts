@@ -34,7 +34,7 @@ export function fitContents(chunks: { chunk_id: string; content: string }[], bud
   });
 }
 
-/** The seed's result fields, shared by every tool that returns chunks; each tool extends it. */
+/** The fields every tool that returns chunks gives for each (rank, id, title, author, source, snippet, full content); each tool extends it. */
 export const resultItem = z.object({
   rank: z.number().int(),
   chunk_id: z.string(),

@@ -1,4 +1,4 @@
-// The knowledge domain (seed: kx-hub-mcp-architecture.md): a personal knowledge base of reading
+// The knowledge domain (kx-hub): a personal knowledge base of reading
 // highlights and notes per signed-in user, searched with Firestore vector search.
 import { defineDomain } from "../../mcp/define.js";
 import { embedder } from "../../platform/embeddings.js";

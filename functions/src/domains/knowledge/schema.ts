@@ -1,5 +1,5 @@
-// The knowledge base in Firestore. One document per chunk in `kb_items` (the seed's schema plus
-// the owner's uid and the model that made the vector); one manifest per logical document in
+// The knowledge base in Firestore. One document per chunk in `kb_items` (its document, position,
+// metadata, content, vector and timestamps, plus the owner's uid and the model that made the vector); one manifest per logical document in
 // `kb_documents` (its live chunk ids, content hash for idempotent imports, and what it adds to
 // the stats); one summary per user in `kb_stats` (changed in the same transaction that switches a
 // manifest, so get_stats and completions never scan chunks).
@@ -43,7 +43,7 @@ export interface StatsCounts {
 /** The manifest of one logical document: which chunks are live, and what they add to the stats. */
 export interface DocumentRecord {
   owner_uid: string;
-  /** Identity across imports: `file:<path relative to the import root>`, `id:<front-matter id>`, or `kindle:<title>|<author>`. */
+  /** Identity across imports: `file:<path relative to the import root>`, `id:<front-matter id>`, `kindle:<title>|<author>` or `readwise:<title>|<author>`. */
   doc_key: string;
   /** "prose" documents are replaced as a whole; "highlights" (Kindle, Readwise) only ever grow. */
   kind: "prose" | "highlights";

@@ -1,7 +1,9 @@
 // Reads of the knowledge base, always for one owner: every query starts with
 // `owner_uid == uid`, and a chunk fetched by id that belongs to someone else reads as not found.
 import { FieldPath, Timestamp, type DocumentSnapshot, type Firestore, type Query, type WhereFilterOp } from "firebase-admin/firestore";
-import { notFound } from "../../mcp/errors.js";
+import type { RequestContext } from "../../mcp/define.js";
+import { notFound, unauthenticated } from "../../mcp/errors.js";
+import { firestore } from "../../platform/firebase.js";
 import { emptyCounts, fromStatKey, KB_ITEMS, KB_STATS, type ChunkRecord, type StatsCounts } from "./schema.js";
 
 export interface Chunk {
@@ -54,6 +56,12 @@ export function toChunk(snap: DocumentSnapshot): Chunk {
 }
 
 const iso = (t: Timestamp | undefined): string => (t instanceof Timestamp ? t.toDate().toISOString() : "");
+
+/** The signed-in caller's store (Firestore, scoped to their uid). */
+export function storeFor(ctx: RequestContext): KnowledgeStore {
+  if (!ctx.caller) throw unauthenticated();
+  return new KnowledgeStore(firestore(), ctx.caller.uid);
+}
 
 export class KnowledgeStore {
   constructor(
@@ -173,7 +181,7 @@ export interface ListPosition {
 /** Firestore caps array-contains-any (and our per-tag vector queries) at 30 values. */
 export const MAX_TAGS = 30;
 
-// The query shapes, kept apart from the store so that test/knowledge/indexes.test.ts can record
+// The query shapes, kept apart from the store so that test/knowledge/units.test.ts can record
 // them with a fake query and check that firestore.indexes.json declares an index for each: the
 // emulator serves any shape, production only indexed ones.
 export interface QueryLike<Q> {

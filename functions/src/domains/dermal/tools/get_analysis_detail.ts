@@ -2,7 +2,7 @@
 // metric since the user's previous analysed session.
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { ToolError } from "../../../mcp/errors.js";
+import { conflict, ToolError } from "../../../mcp/errors.js";
 import { readableSession } from "../access.js";
 import { analysisDetailSchema, idArg, METRICS, ZONES, type ZoneScores } from "../schema.js";
 import { getReport, previousReport } from "../store.js";
@@ -34,7 +34,7 @@ export const getAnalysisDetail = tool(
         throw new ToolError("not_found", `Analysis report for session ${sessionId} is missing: the session is completed but no report was stored`);
       }
       const why = session.status === "failed" ? "its analysis failed; a new capture is needed" : `its status is ${session.status}; try again later`;
-      throw new ToolError("conflict", `Analysis report for session ${sessionId} is not available: ${why}`);
+      throw conflict(`Analysis report for session ${sessionId} is not available: ${why}`);
     }
     const previous = await previousReport(report);
     const zones = ZONES.flatMap((zone) => {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
 import { readableUser } from "../access.js";
-import { idArg, userStatusSchema } from "../schema.js";
+import { uidArg, userStatusSchema } from "../schema.js";
 import { countSessions, listSessions, overallScores } from "../store.js";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -14,7 +14,7 @@ export const getUserStatus = tool(
     description:
       "Get profile summary and subscription status: display name, subscription tier, skin type, account dates, and recent activity " +
       "(last session, sessions in the last 30 days). Use the caller's own uid; a clinician may pass the uid of a patient who shared records with them.",
-    inputSchema: z.object({ uid: idArg("uid", "a Firebase Auth user id").describe("Firebase Auth User ID") }),
+    inputSchema: z.object({ uid: uidArg() }),
     outputSchema: userStatusSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },

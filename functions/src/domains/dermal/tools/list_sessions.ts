@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
 import { readableUser } from "../access.js";
-import { idArg, listSessionsSchema } from "../schema.js";
+import { listSessionsSchema, uidArg } from "../schema.js";
 import { listSessions as readSessions, overallScores } from "../store.js";
 
 export const listSessions = tool(
@@ -13,7 +13,7 @@ export const listSessions = tool(
       "List recent analysis sessions of a user, sorted by capture date (newest first), with captured zones, status and overall score. " +
       "limit: 1–20, default 5 (a value outside that range is an error). Pass a sessionId to get_analysis_detail for the full report.",
     inputSchema: z.object({
-      uid: idArg("uid", "a Firebase Auth user id").describe("Firebase Auth User ID"),
+      uid: uidArg(),
       limit: z.number().int().min(1).max(20).default(5).describe("How many sessions, 1–20 (default 5)"),
     }),
     outputSchema: listSessionsSchema,

@@ -149,12 +149,8 @@ export async function importFiles(paths: string[], opts: ImportOptions): Promise
 
 const manifestRef = (opts: ImportOptions, doc: ParsedDocument) => opts.db.collection(KB_DOCUMENTS).doc(parentDocId(opts.uid, doc.key));
 
-/** Imports one parsed document (reads its manifest itself; importFiles batches those reads). */
-export async function importDocument(doc: ParsedDocument, opts: ImportOptions): Promise<DocumentResult> {
-  return importParsed(doc, await manifestRef(opts, doc).get(), opts);
-}
-
-interface Chunk {
+/** A chunk the import plans to keep or write (its id hashes its content). */
+interface PlannedChunk {
   id: string;
   content: string;
   tags: string[];
@@ -164,8 +160,8 @@ interface Chunk {
 export const vectorCacheKey = (model: string, text: string): string => createHash("sha256").update(`${model}\u0000${text}`).digest("hex");
 
 /** The chunks a parsed document consists of, with content-derived ids (in order, duplicates dropped for highlights). */
-export function chunksOf(doc: ParsedDocument, parentId: string, model: string): Chunk[] {
-  const out: Chunk[] = [];
+export function chunksOf(doc: ParsedDocument, parentId: string, model: string): PlannedChunk[] {
+  const out: PlannedChunk[] = [];
   const seen = new Map<string, number>();
   for (const piece of doc.pieces) {
     const texts = doc.kind === "prose" ? chunkText(piece.text) : piece.text.length > CHUNK_MAX ? chunkText(piece.text) : [piece.text.trim()];
@@ -191,7 +187,7 @@ interface Plan {
   /** Live chunk ids after the import, in chunk_index order. */
   live: string[];
   /** Chunks to embed and write (a subset of live). */
-  write: Chunk[];
+  write: PlannedChunk[];
   /** Live chunks to delete. */
   remove: string[];
   /** Kept chunks whose chunk_index / total_chunks change. */
@@ -299,7 +295,7 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
   return { parent_doc_id: parentId, title: doc.title, status, chunks: plan.live.length, written: plan.write.length };
 }
 
-function planProse(doc: ParsedDocument, chunks: Chunk[], old: DocumentRecord | undefined, model: string): Plan | undefined {
+function planProse(doc: ParsedDocument, chunks: PlannedChunk[], old: DocumentRecord | undefined, model: string): Plan | undefined {
   const live = chunks.map((c) => c.id);
   const contentHash = createHash("sha256").update(JSON.stringify([CHUNKER_VERSION, model, doc.key, live])).digest("hex");
   if (old && old.content_hash === contentHash && old.embedding_model === model) return undefined;
@@ -316,7 +312,7 @@ function planProse(doc: ParsedDocument, chunks: Chunk[], old: DocumentRecord | u
   };
 }
 
-async function planHighlights(doc: ParsedDocument, parentId: string, chunks: Chunk[], old: DocumentRecord | undefined, model: string, opts: ImportOptions): Promise<Plan | undefined> {
+async function planHighlights(doc: ParsedDocument, parentId: string, chunks: PlannedChunk[], old: DocumentRecord | undefined, model: string, opts: ImportOptions): Promise<Plan | undefined> {
   if (old && (old.embedding_model !== model || old.kind !== "highlights")) {
     // Another model embedded this book (or an older importer stored it with other ids):
     // re-embed all its highlights (the stored ones, from their chunks, plus the file's new ones)
@@ -330,7 +326,7 @@ async function planHighlights(doc: ParsedDocument, parentId: string, chunks: Chu
         tags: (s.get("tags") as string[]) ?? [],
         createdAt: (s.get("created_at") as Timestamp | undefined)?.toDate(),
       }));
-    const union = new Map<string, Chunk>();
+    const union = new Map<string, PlannedChunk>();
     for (const c of [...fromStored, ...chunks]) if (!union.has(c.id)) union.set(c.id, c);
     const all = [...union.values()];
     const live = new Set(all.map((c) => c.id));
@@ -400,7 +396,7 @@ async function embedAll(texts: string[], title: string, opts: ImportOptions): Pr
   return out as number[][];
 }
 
-function countsOf(doc: ParsedDocument, chunks: Chunk[], model: string): StatsCounts {
+function countsOf(doc: ParsedDocument, chunks: PlannedChunk[], model: string): StatsCounts {
   const counts = emptyCounts();
   counts.documents = 1;
   counts.chunks = chunks.length;

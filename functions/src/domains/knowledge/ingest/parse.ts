@@ -11,7 +11,7 @@ export interface Piece {
 }
 
 export interface ParsedDocument {
-  /** Identity across imports (`file:<relative path>`, `id:<front-matter id>`, or `kindle:<title>|<author>`). */
+  /** Identity across imports (`file:<relative path>`, `id:<front-matter id>`, `kindle:<title>|<author>` or `readwise:<title>|<author>`). */
   key: string;
   title: string;
   author: string;

@@ -1,8 +1,8 @@
-// The seed's prompt templates: one user message each, telling the model which tools to use and
+// The prompt templates: one user message each, telling the model which tools to use and
 // how to structure its answer.
 import { z } from "zod";
 import { prompt, type RequestContext } from "../../../mcp/define.js";
-import { storeFor } from "../context.js";
+import { storeFor } from "../store.js";
 
 const authors = (prefix: string, ctx: RequestContext) => storeFor(ctx).valuesStartingWith("authors", prefix);
 const tags = (prefix: string, ctx: RequestContext) => storeFor(ctx).valuesStartingWith("tags", prefix);

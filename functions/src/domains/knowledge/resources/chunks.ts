@@ -1,19 +1,21 @@
 // Resources: one chunk, and the chunks of one source / author / tag, as Markdown. Listing pages
-// through the caller's newest chunks (at most LIST_NEWEST, as the seed caps it: a knowledge base of
-// 100,000 chunks is not a list anyone reads), then the by-source/by-author/by-tag URIs of all the
+// through the caller's newest chunks (at most LIST_NEWEST: a knowledge base of 100,000 chunks is
+// not a list anyone reads), then the by-source/by-author/by-tag URIs of all the
 // caller's values; completion offers the caller's own values.
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { Timestamp } from "firebase-admin/firestore";
 import { resourceTemplate, type RequestContext, type ResourceListPage } from "../../../mcp/define.js";
+import { decodeCursor, encodeCursor } from "../../../mcp/cursor.js";
 import { invalidInput } from "../../../mcp/errors.js";
 import { MAX_RESULT_TEXT, truncateText } from "../../../mcp/content.js";
-import { storeFor } from "../context.js";
+import { TIMESTAMP_MAX_SECONDS, TIMESTAMP_MIN_SECONDS } from "../../../platform/firebase.js";
+import { normalizeTags } from "../ingest/parse.js";
 import { chunkListMarkdown, chunkMarkdown, chunkUri } from "../format.js";
-import type { Filters, ListPosition } from "../store.js";
+import { storeFor, type Filters, type ListPosition } from "../store.js";
 
 const PAGE = 100;
 const LIST_CHUNKS = 50;
-/** The seed lists at most the 1,000 most recent chunks. */
+/** The listing shows at most the 1,000 most recent chunks. */
 export const LIST_NEWEST = 1_000;
 const MARKDOWN = "text/markdown";
 
@@ -21,20 +23,9 @@ const markdown = (uri: URL, text: string): ReadResourceResult => ({
   contents: [{ uri: uri.href, mimeType: MARKDOWN, text: truncateText(text, MAX_RESULT_TEXT).text }],
 });
 
-// Cursors are our own base64url JSON. Decoding base64url never throws (it skips what it cannot
-// read), so the decoded value itself is checked: anything we did not issue is refused before it
-// reaches Firestore, where e.g. a "/" in a document id would fail with SDK internals.
-const badCursor = () => invalidInput("Invalid cursor: pass the nextCursor of the previous page unchanged");
-const encodeCursor = (value: unknown) => Buffer.from(JSON.stringify(value), "utf8").toString("base64url");
-function decodeCursor(cursor: string): unknown {
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
-  try {
-    return JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw badCursor();
-  }
-}
-
+// Cursors (mcp/cursor.ts) are not signed, so what comes back is checked here: anything we did not
+// issue is refused before it reaches Firestore, where e.g. a "/" in a document id would fail with
+// SDK internals.
 interface ChunkCursor {
   /** Chunks listed so far (the listing stops at LIST_NEWEST). */
   n: number;
@@ -43,29 +34,26 @@ interface ChunkCursor {
   id: string;
 }
 
+const int = (v: unknown, min: number, max: number): v is number => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+
 function chunkCursor(cursor: string | undefined): { listed: number; after?: ListPosition } {
   if (!cursor) return { listed: 0 };
-  const c = decodeCursor(cursor) as Partial<ChunkCursor> | null;
-  const int = (v: unknown, min: number, max: number) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
-  if (
-    !c ||
-    typeof c !== "object" ||
-    !int(c.n, 1, LIST_NEWEST - 1) ||
-    !int(c.s, -62135596800, 253402300799) ||
-    !int(c.ns, 0, 999_999_999) ||
-    typeof c.id !== "string" ||
-    !/^[A-Za-z0-9_-]{1,200}$/.test(c.id)
-  ) {
-    throw badCursor();
-  }
-  return { listed: c.n!, after: { createdAt: new Timestamp(c.s!, c.ns!), id: c.id } };
+  const c = decodeCursor(cursor, (c): ChunkCursor | undefined =>
+    int(c.n, 1, LIST_NEWEST - 1) &&
+    int(c.s, TIMESTAMP_MIN_SECONDS, TIMESTAMP_MAX_SECONDS) &&
+    int(c.ns, 0, 999_999_999) &&
+    typeof c.id === "string" &&
+    /^[A-Za-z0-9_-]{1,200}$/.test(c.id)
+      ? { n: c.n, s: c.s, ns: c.ns, id: c.id }
+      : undefined,
+  );
+  return { listed: c.n, after: { createdAt: new Timestamp(c.s, c.ns), id: c.id } };
 }
 
+/** The by-source/author/tag listing's cursor: an offset into the caller's sorted values. */
 function offsetCursor(cursor: string | undefined): number {
   if (!cursor) return 0;
-  const n = decodeCursor(cursor);
-  if (!Number.isInteger(n) || (n as number) < 0) throw badCursor();
-  return n as number;
+  return decodeCursor(cursor, (c) => (int(c.o, 1, Number.MAX_SAFE_INTEGER) ? c.o : undefined));
 }
 
 export const chunkResource = resourceTemplate(
@@ -113,7 +101,7 @@ function groupResource(field: Field, title: string, description: string) {
         title: `Chunks with ${field} "${v}"`,
         mimeType: MARKDOWN,
       })),
-      ...(offset + PAGE < values.length ? { nextCursor: encodeCursor(offset + PAGE) } : {}),
+      ...(offset + PAGE < values.length ? { nextCursor: encodeCursor({ o: offset + PAGE }) } : {}),
     };
   };
   return resourceTemplate(
@@ -129,7 +117,7 @@ function groupResource(field: Field, title: string, description: string) {
     async (uri, variables, ctx) => {
       const value = (variables[field] ?? "").trim();
       if (!value) throw invalidInput(`The URI needs a ${field}`);
-      const filters: Filters = field === "tag" ? { tags: [value.toLowerCase()] } : { [field]: value };
+      const filters: Filters = field === "tag" ? { tags: normalizeTags([value]) } : { [field]: value };
       const chunks = await storeFor(ctx).byMetadata(filters, LIST_CHUNKS + 1);
       const hint = `call search_by_metadata with ${field === "tag" ? "tags" : field} and a limit, or search_semantic with this filter, to see others.`;
       return markdown(uri, chunkListMarkdown(`Chunks with ${field} "${value}"`, chunks.slice(0, LIST_CHUNKS), chunks.length > LIST_CHUNKS, hint));

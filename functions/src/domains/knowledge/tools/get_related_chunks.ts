@@ -2,7 +2,7 @@
 // itself (and, if asked, without the other chunks of its document).
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { storeFor } from "../context.js";
+import { storeFor } from "../store.js";
 import { resultItem, resultItems, snippet } from "../format.js";
 
 const MAX_NEAREST = 1_000;

@@ -2,7 +2,7 @@
 // document manifests: one document read, whatever the number of chunks.
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { storeFor } from "../context.js";
+import { storeFor } from "../store.js";
 
 const TOP = 50;
 const entry = z.object({ name: z.string(), chunks: z.number().int() });

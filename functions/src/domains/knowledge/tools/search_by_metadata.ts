@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
 import { invalidInput } from "../../../mcp/errors.js";
-import { storeFor } from "../context.js";
+import { storeFor } from "../store.js";
 import { filterFields, toFilters } from "../filters.js";
 import { resultItem, resultItems } from "../format.js";
 

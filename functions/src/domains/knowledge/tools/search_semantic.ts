@@ -3,7 +3,8 @@
 // results come back whenever that many match (one findNearest per tag for a tags filter).
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { embedQuery, modelMismatch, queryEmbedder, storeFor } from "../context.js";
+import { embedQuery, modelMismatch, queryEmbedder } from "../embedding.js";
+import { storeFor } from "../store.js";
 import { dateFields, filterFields, toFilters } from "../filters.js";
 import { resultItem, resultItems } from "../format.js";
 
@@ -41,7 +42,7 @@ export const searchSemantic = tool(
     const [counts, e] = await Promise.all([store.counts(), queryEmbedder(ctx)]);
     const models = Object.keys(counts.models);
     if (counts.chunks > 0 && models.length && !counts.models[e.model]) throw modelMismatch(models, e.model, store.uid);
-    const { vector, model } = await embedQuery(input.query, ctx);
+    const { vector, model } = await embedQuery(input.query, ctx, e);
     const hits = await store.nearest(vector, model, input.limit, filters, input.min_similarity);
     const results = resultItems(hits).map((r, i) => ({ ...r, tags: hits[i]!.tags, similarity: hits[i]!.similarity }));
     const others = models.filter((m) => m !== e.model);

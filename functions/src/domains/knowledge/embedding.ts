@@ -1,14 +1,8 @@
-// What every knowledge handler needs: the caller's store and the process's embedder.
+// Query embeddings for the knowledge tools: the process's embedder (platform/embeddings.ts), with
+// provider failures turned into sentences the caller can act on.
 import { embedder, EmbeddingError, type Embedder } from "../../platform/embeddings.js";
-import { firestore } from "../../platform/firebase.js";
 import type { RequestContext } from "../../mcp/define.js";
-import { invalidInput, ToolError, unauthenticated, unavailable } from "../../mcp/errors.js";
-import { KnowledgeStore } from "./store.js";
-
-export function storeFor(ctx: RequestContext): KnowledgeStore {
-  if (!ctx.caller) throw unauthenticated();
-  return new KnowledgeStore(firestore(), ctx.caller.uid);
-}
+import { conflict, invalidInput, ToolError, unavailable } from "../../mcp/errors.js";
 
 export async function queryEmbedder(ctx: RequestContext): Promise<Embedder> {
   try {
@@ -18,12 +12,12 @@ export async function queryEmbedder(ctx: RequestContext): Promise<Embedder> {
   }
 }
 
-/** Embeds one query text, turning provider failures into sentences the caller can act on. */
-export async function embedQuery(text: string, ctx: RequestContext): Promise<{ vector: number[]; model: string }> {
-  const e = await queryEmbedder(ctx);
+/** Embeds one query text (with `e`, or the process's embedder), turning provider failures into sentences the caller can act on. */
+export async function embedQuery(text: string, ctx: RequestContext, e?: Embedder): Promise<{ vector: number[]; model: string }> {
+  const use = e ?? (await queryEmbedder(ctx));
   try {
-    const [vector] = await e.embed([text], "query");
-    return { vector: vector!, model: e.model };
+    const [vector] = await use.embed([text], "query");
+    return { vector: vector!, model: use.model };
   } catch (err) {
     throw asEmbeddingToolError(err, ctx);
   }
@@ -53,8 +47,7 @@ export function asEmbeddingToolError(err: unknown, ctx: Pick<RequestContext, "lo
 
 /** The error for a knowledge base whose vectors come from another model than the queries. */
 export function modelMismatch(stored: string[], current: string, uid: string): ToolError {
-  return new ToolError(
-    "conflict",
+  return conflict(
     `Your knowledge base was embedded with ${stored.join(", ")}, but this server embeds queries with ${current}; vectors from different models cannot be compared. Re-import your files to re-embed them (npm run kb:import -- --user ${uid} <files or folders…>)`,
   );
 }
