@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { RenderPool } from "../functions/src/domains/mermaid/core/pool.js";
 import type { RenderOutcome, VerifyOutcome } from "../functions/src/domains/mermaid/core/protocol.js";
 
-const CORPUS = process.env.MERMAID_CORPUS_DIR ?? join(import.meta.dirname, "../../shared/data/mermaid-corpus");
+const CORPUS = process.env.MERMAID_CORPUS_DIR ?? join(import.meta.dirname, "../test/mermaid/fixtures/corpus");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 interface Entry {

@@ -1,9 +1,10 @@
-// The real diagrams of ../shared/data/mermaid-corpus (INDEX.tsv names each file's source).
+// The real diagrams of fixtures/corpus/ (INDEX.tsv names each file's source); MERMAID_CORPUS_DIR
+// points the tests at another copy.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { JSDOM } from "jsdom";
 
-export const CORPUS_DIR = process.env.MERMAID_CORPUS_DIR ?? join(import.meta.dirname, "../../../shared/data/mermaid-corpus");
+export const CORPUS_DIR = process.env.MERMAID_CORPUS_DIR ?? join(import.meta.dirname, "fixtures/corpus");
 
 export interface CorpusEntry {
   file: string;

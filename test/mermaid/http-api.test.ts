@@ -29,7 +29,7 @@ async function awayFromHourEdge(): Promise<void> {
 describe("the HTTP API", () => {
   const ip = freshIp();
 
-  test("/api/verify: ok, syntax error with position, and the seed's validation messages", async () => {
+  test("/api/verify: ok, syntax error with position, and the validation messages", async () => {
     expect(await api("/api/verify", { code: "graph TD\nA-->B" }, ip)).toMatchObject({ status: 200, body: { ok: true } });
     const bad = await api("/api/verify", { code: "sequenceDiagram\n    Alice->>Bob Hello Bob\n" }, ip);
     expect(bad.status).toBe(200);
@@ -87,7 +87,7 @@ describe("the HTTP API", () => {
       // Someone else is still served.
       expect((await api("/api/verify", { code: "graph TD\nA-->B" }, freshIp())).status).toBe(200);
 
-      // MCP from the same address is not rate limited (the seed's note).
+      // MCP from the same address is not rate limited (only the HTTP API is).
       const client = await connect("mermaid", { headers: { "x-forwarded-for": limited } });
       try {
         const result = await callTool(client, "verify", { code: "graph TD\nA-->B" });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { callTool, connect, textOf, type Era } from "../support/mcp.js";
 import { corpus, EXTRA_TYPES, onePerType, parseSvgFile } from "./corpus.js";
-import { MAX_SVG_CHARS } from "../../functions/src/domains/mermaid/core/service.js";
+import { MAX_SVG_CHARS } from "../../functions/src/domains/mermaid/core/protocol.js";
 import { MAX_RESULT_TEXT } from "../../functions/src/mcp/content.js";
 
 const clients: Client[] = [];
@@ -187,7 +187,7 @@ describe("every valid diagram of the corpus verifies and renders; every invalid 
   });
 });
 
-describe("the seed's validation rules and messages", () => {
+describe("input rules (non-empty string, at most 50,000 characters) and their exact messages", () => {
   test.each(["verify", "render", "svg"])("%s: missing, empty and whitespace code", async (name) => {
     const c = await client();
     for (const args of [{}, { code: "" }, { code: "  \n " }]) {

@@ -1,5 +1,5 @@
-// The mermaid domain: verify, render and svg (seed: mermaid-mcp-tools.md) as MCP tools, and the
-// same three as a rate-limited HTTP API. Rendering runs in warm worker threads (core/pool.ts).
+// The mermaid domain: verify, render and svg as MCP tools, and the same three as a rate-limited
+// HTTP API (POST /api/verify|render|svg). Rendering runs in warm worker threads (core/pool.ts).
 import { defineDomain } from "../../mcp/define.js";
 import { renderPool } from "./core/pool.js";
 import { apiRoutes } from "./http/api.js";

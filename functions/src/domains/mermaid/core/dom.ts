@@ -4,7 +4,7 @@
 // of Liberation Sans (fonts.ts). Installed as globals once per worker, before mermaid is imported.
 import { JSDOM } from "jsdom";
 import { fontAscent, fontDescent, textWidth, type FontStyle } from "./fonts.js";
-import { flattenPath, IDENTITY, parsePoints, parseTransform, pathBox, pathLength, pointAtLength, pointsBox, transformBox, union, type Box } from "./geometry.js";
+import { parsePoints, parseTransform, pathBox, pathLength, pointAtLength, pointsBox, transformBox, union, type Box } from "./geometry.js";
 
 /** Width of the page's content box, as in mermaid-cli's default 800 px viewport. */
 const CONTAINER_WIDTH = 784;
@@ -114,7 +114,7 @@ function fontSizeOf(el: Element, rules: FontRule[]): number {
   return parseSize(d.value, DEFAULT_FONT_SIZE);
 }
 
-export function fontOf(el: Element): FontStyle {
+function fontOf(el: Element): FontStyle {
   const rules = fontRules(el.ownerDocument);
   const w = declared(el, "weight", rules)?.value ?? "normal";
   const bold = /bold/i.test(w) || Number(w) >= 600;
@@ -190,7 +190,7 @@ function firstOf(v: string | null): string | null {
 
 const NON_RENDERED = new Set(["defs", "style", "title", "desc", "marker", "clippath", "mask", "pattern", "lineargradient", "radialgradient", "filter", "symbol", "metadata", "script"]);
 
-export function bboxOf(el: Element): Box {
+function bboxOf(el: Element): Box {
   const tag = el.tagName.toLowerCase().replace(/^svg:/, "");
   const n = (a: string) => parseFloat(el.getAttribute(a) ?? "") || 0;
   switch (tag) {
@@ -333,7 +333,7 @@ function styleUp(el: Element, prop: string): string | undefined {
   return undefined;
 }
 
-export function htmlBox(el: Element): { width: number; height: number } {
+function htmlBox(el: Element): { width: number; height: number } {
   const rules = fontRules(el.ownerDocument);
   const { words, maxSize } = collectWords(el, rules);
   const lh = lineHeightOf(el, maxSize, rules);
@@ -499,5 +499,3 @@ export function installDom(): JSDOM {
   installed = dom;
   return dom;
 }
-
-export { flattenPath, IDENTITY };

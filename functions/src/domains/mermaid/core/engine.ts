@@ -1,9 +1,10 @@
 // Runs inside a render worker: the jsdom environment, mermaid itself, the sanitizer and resvg.
 // Everything here is synchronous-per-job; the pool never sends a worker two jobs at once.
 import { createHash } from "node:crypto";
+import { MAX_IMAGE_SIDE } from "../../../mcp/content.js";
 import { installDom } from "./dom.js";
 import { FONT_FILES, loadFonts } from "./fonts.js";
-import { MAX_SVG_CHARS, type JobError, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
+import { MAX_CODE_LENGTH, MAX_SVG_CHARS, type JobError, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
 import { createSanitizer, type Sanitizer } from "./sanitize.js";
 import { describeRenderError, describeSyntaxError, isDiagramError } from "./syntax-error.js";
 
@@ -31,7 +32,7 @@ function baseConfig(theme: Theme, htmlLabels: boolean, seed = "mermaid") {
     startOnLoad: false,
     securityLevel: "strict" as const,
     suppressErrorRendering: true,
-    maxTextSize: 50_000,
+    maxTextSize: MAX_CODE_LENGTH,
     maxEdges: 500,
     theme,
     htmlLabels,
@@ -63,8 +64,8 @@ export async function warmup(): Promise<void> {
 export async function verify(code: string): Promise<VerifyOutcome> {
   await init();
   try {
-    const result = await mermaid!.parse(code, { suppressErrors: false });
-    return { ok: true, diagramType: result ? result.diagramType : undefined };
+    await mermaid!.parse(code, { suppressErrors: false });
+    return { ok: true };
   } catch (err) {
     // Only mermaid's verdicts on the diagram are "ok: false"; a crash (a TypeError from mermaid or
     // our DOM shim) is our fault, not the caller's: the worker reports it as internal.
@@ -148,9 +149,7 @@ function fixSvg(svg: string): string {
   return s;
 }
 
-const MAX_SIDE = 1568;
-
-async function rasterize(svg: string, theme: Theme): Promise<Pick<RenderOutcome, "png" | "pngWidth" | "pngHeight">> {
+async function rasterize(svg: string, theme: Theme): Promise<Pick<RenderOutcome, "png">> {
   const { Resvg } = await import("@resvg/resvg-js");
   // Give the picture an intrinsic size (the SVG says width="100%").
   const vb = /viewBox="\s*([-\d.e]+)[\s,]+([-\d.e]+)[\s,]+([-\d.e]+)[\s,]+([-\d.e]+)\s*"/.exec(svg);
@@ -160,7 +159,7 @@ async function rasterize(svg: string, theme: Theme): Promise<Pick<RenderOutcome,
     const cleaned = attrs.replace(/\s(width|height)="[^"]*"/g, "").replace(/\sstyle="[^"]*"/, "");
     return `<svg${cleaned} width="${w}" height="${h}">`;
   });
-  const zoom = Math.min(2, MAX_SIDE / Math.max(w, h));
+  const zoom = Math.min(2, MAX_IMAGE_SIDE / Math.max(w, h));
   const resvg = new Resvg(sized, {
     fitTo: { mode: "zoom", value: zoom },
     background: BACKGROUND[theme],
@@ -174,5 +173,5 @@ async function rasterize(svg: string, theme: Theme): Promise<Pick<RenderOutcome,
     },
   });
   const image = resvg.render();
-  return { png: image.asPng(), pngWidth: image.width, pngHeight: image.height };
+  return { png: image.asPng() };
 }

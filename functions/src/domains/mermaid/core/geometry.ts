@@ -8,7 +8,7 @@ export interface Box {
 
 export type Matrix = [number, number, number, number, number, number]; // a b c d e f
 
-export const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
 export function multiply(m: Matrix, n: Matrix): Matrix {
   return [
@@ -114,7 +114,7 @@ export function parsePoints(value: string | null): [number, number][] {
 }
 
 /** A path flattened to polylines (one per subpath): curves and arcs sampled. */
-export function flattenPath(d: string | null): [number, number][][] {
+function flattenPath(d: string | null): [number, number][][] {
   const tokens = (d ?? "").match(/[a-zA-Z]|[-+]?(?:\d*\.\d+|\d+\.?)(?:[eE][-+]?\d+)?/g) ?? [];
   const subpaths: [number, number][][] = [];
   let cur: [number, number][] = [];
@@ -278,7 +278,7 @@ export function pathBox(d: string | null): Box {
   return pointsBox(flattenPath(d).flat());
 }
 
-export function polylineLength(points: [number, number][]): number {
+function polylineLength(points: [number, number][]): number {
   let len = 0;
   for (let i = 1; i < points.length; i++) len += Math.hypot(points[i]![0] - points[i - 1]![0], points[i]![1] - points[i - 1]![1]);
   return len;

@@ -6,15 +6,16 @@
 // backoff, never in a tight loop; once several starts in a row have failed and no worker is
 // ready, callers are told at once that the renderer is unavailable instead of waiting in a queue.
 import { Worker } from "node:worker_threads";
+import { envNumber } from "../../../mcp/env.js";
 import { timedOut, unavailable } from "../../../mcp/errors.js";
 import { log as rootLog, type Logger } from "../../../mcp/log.js";
 import type { Job, JobError, WorkerReply } from "./protocol.js";
 
-export const RENDER_TIMEOUT_MS = Number(process.env.MERMAID_RENDER_TIMEOUT_MS ?? 10_000);
-const QUEUE_TIMEOUT_MS = Number(process.env.MERMAID_QUEUE_TIMEOUT_MS ?? 30_000);
+const RENDER_TIMEOUT_MS = envNumber("MERMAID_RENDER_TIMEOUT_MS", 10_000, { min: 100 });
+const QUEUE_TIMEOUT_MS = envNumber("MERMAID_QUEUE_TIMEOUT_MS", 30_000, { min: 100 });
 // Two workers: one runaway diagram never blocks everyone. Under the emulator one: it runs a
 // process per concurrent request, and each would otherwise warm (and hold) its own two.
-const POOL_SIZE = Math.max(1, Number(process.env.MERMAID_WORKERS ?? (process.env.FUNCTIONS_EMULATOR === "true" ? 1 : 2)));
+const POOL_SIZE = Math.floor(envNumber("MERMAID_WORKERS", process.env.FUNCTIONS_EMULATOR === "true" ? 1 : 2, { min: 1 }));
 const WARMUP_TIMEOUT_MS = 60_000;
 /** Recycle a worker after this many jobs, so jsdom/mermaid state never grows without bound. */
 const JOBS_PER_WORKER = 2_000;
@@ -67,7 +68,7 @@ function workerEntry(): { url: URL; execArgv: string[] } {
 }
 
 /** Running from source (tsx, vitest): a worker needs the same loader to read .ts. */
-export function tsxExecArgv(): string[] {
+function tsxExecArgv(): string[] {
   return process.execArgv.some((a) => a.includes("tsx")) ? process.execArgv : [...process.execArgv, "--import", "tsx"];
 }
 

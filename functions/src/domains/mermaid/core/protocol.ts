@@ -2,6 +2,9 @@
 export const THEMES = ["default", "neutral", "dark", "forest", "base"] as const;
 export type Theme = (typeof THEMES)[number];
 
+/** Longest diagram code accepted, in characters (checked in service.ts, and mermaid's maxTextSize). */
+export const MAX_CODE_LENGTH = 50_000;
+
 export type Job =
   | { op: "verify"; code: string }
   | { op: "render"; code: string; theme: Theme; png: boolean }
@@ -10,7 +13,6 @@ export type Job =
 export interface VerifyOutcome {
   ok: boolean;
   error?: string;
-  diagramType?: string;
 }
 
 export interface RenderOutcome {
@@ -18,8 +20,6 @@ export interface RenderOutcome {
   diagramType: string;
   /** PNG bytes (htmlLabels:false pass through resvg), when asked for and it succeeded. */
   png?: Uint8Array;
-  pngWidth?: number;
-  pngHeight?: number;
 }
 
 /**

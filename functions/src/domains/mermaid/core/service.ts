@@ -1,21 +1,18 @@
 // The one place the tools and the HTTP API share: input rules, messages, and the calls into the
-// render pool. Messages follow the seed (mermaid-mcp-tools.md) word for word where it gives them.
+// render pool. The two input messages below are the spec's exact wording: keep them word for word.
 import { invalidInput, tooLarge, ToolError } from "../../../mcp/errors.js";
 import { JobRejected, renderPool } from "./pool.js";
-import type { RenderOutcome, Theme, VerifyOutcome } from "./protocol.js";
+import { MAX_CODE_LENGTH, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
 
-export const MAX_CODE_LENGTH = 50_000;
 export const EMPTY_CODE_MESSAGE = "Invalid input: code must be a non-empty string";
 export const TOO_LONG_MESSAGE = "Code exceeds maximum length of 50KB";
 
-/** The seed's validation rules: a non-empty string of at most 50,000 characters. */
+/** The input rule: a non-empty string (not only whitespace) of at most MAX_CODE_LENGTH characters. */
 export function checkCode(code: unknown): string {
   if (typeof code !== "string" || !code.trim()) throw invalidInput(EMPTY_CODE_MESSAGE);
   if (code.length > MAX_CODE_LENGTH) throw tooLarge(TOO_LONG_MESSAGE);
   return code;
 }
-
-export { MAX_SVG_CHARS } from "./protocol.js";
 
 function fromWorker(err: unknown): never {
   if (err instanceof ToolError) throw err;

@@ -88,7 +88,7 @@ export function isDiagramError(err: unknown): boolean {
 }
 
 /**
- * The sentence for a diagram that parsed but that mermaid refused while drawing it, in the seed's
+ * The sentence for a diagram that parsed but that mermaid refused while drawing it, in the spec's
  * words ("Syntax error in graph definition"), naming the line when the message lets us find it.
  */
 export function describeRenderError(err: unknown, code: string): string {

@@ -1,6 +1,6 @@
-// POST /api/verify, /api/render, /api/svg: the seed's HTTP API, JSON in and out, the same core
-// logic and messages as the tools. Limited to 100 requests per hour per client IP across all
-// instances (Firestore); MCP calls are not limited this way (the seed's note).
+// POST /api/verify, /api/render, /api/svg: JSON in and out, the same core logic and messages as the
+// tools. Limited to 100 requests per hour per client IP across all instances (Firestore); MCP calls
+// are not limited this way (MCP clients such as ChatGPT and Claude limit their own callers).
 import type { HttpReply, HttpRequest, HttpRoute, RequestContext } from "../../../mcp/define.js";
 import { rateLimited } from "../../../mcp/errors.js";
 import { parseInput } from "../../../mcp/validation.js";

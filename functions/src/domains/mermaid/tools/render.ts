@@ -1,8 +1,10 @@
-import { fitImageForModel } from "../../../mcp/content.js";
+// render: draws a Mermaid diagram (any type) as a sanitized, self-contained SVG for inline display,
+// plus a PNG of it so the model can check the picture. Optional theme.
+import { fitImageForModel, MAX_RESULT_BYTES, serializedBytes, textContent } from "../../../mcp/content.js";
 import { tool } from "../../../mcp/define.js";
 import { renderDiagram } from "../core/service.js";
-import { RESULT_BUDGET_CHARS, resultText } from "./result-text.js";
-import { annotations, renderInput, renderOutput } from "./schemas.js";
+import { resultText } from "../result-text.js";
+import { annotations, renderInput, renderOutput } from "../schemas.js";
 
 export const render = tool(
   {
@@ -21,7 +23,8 @@ export const render = tool(
     const image = out.png ? await fitImageForModel(out.png) : undefined;
     // The SVG is the answer and the picture a bonus: when both would not fit in one result, the
     // picture is left out (and the text says so) rather than the result growing past the limit.
-    const fits = image && JSON.stringify(data).length + text.length + image.data.length <= RESULT_BUDGET_CHARS;
+    // Measured as the shared layer sends it (text block, then the image; data as structuredContent).
+    const fits = image && serializedBytes({ content: [textContent(text), image], structuredContent: data }) <= MAX_RESULT_BYTES;
     return {
       data,
       text: image && !fits ? `${text}\n(No PNG: the diagram is too large to send as both SVG and picture in one result.)` : text,

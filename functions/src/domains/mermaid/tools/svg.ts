@@ -1,7 +1,9 @@
+// svg: exports a Mermaid diagram as a downloadable, sanitized SVG file, with a suggested filename
+// diagram-YYYY-MM-DDTHH-MM-SS.svg (UTC). Same SVG as render.
 import { tool } from "../../../mcp/define.js";
 import { exportFilename, renderDiagram } from "../core/service.js";
-import { resultText } from "./result-text.js";
-import { annotations, svgInput, svgOutput } from "./schemas.js";
+import { resultText } from "../result-text.js";
+import { annotations, svgInput, svgOutput } from "../schemas.js";
 
 export const svg = tool(
   {

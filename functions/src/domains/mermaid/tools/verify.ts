@@ -1,6 +1,8 @@
+// verify: checks Mermaid syntax without rendering: {ok: true}, or {ok: false, error} naming the
+// line and column and quoting the offending line.
 import { tool } from "../../../mcp/define.js";
 import { verifyDiagram } from "../core/service.js";
-import { annotations, verifyInput, verifyOutput } from "./schemas.js";
+import { annotations, verifyInput, verifyOutput } from "../schemas.js";
 
 export const verify = tool(
   {

@@ -1,15 +1,18 @@
 // Argument and result schemas shared by the three tools and the HTTP API.
 import { z } from "zod";
-import { THEMES } from "../core/protocol.js";
-import { EMPTY_CODE_MESSAGE } from "../core/service.js";
+import { MAX_CODE_LENGTH, THEMES } from "./core/protocol.js";
+import { EMPTY_CODE_MESSAGE } from "./core/service.js";
 
 const codeMessage = EMPTY_CODE_MESSAGE.replace(/^Invalid input: /, "");
 
-/** Missing code reads as the seed's message; a wrong type names the type (validation.ts). */
+/**
+ * Missing code reads "code must be a non-empty string", the same words as the empty-code error
+ * (EMPTY_CODE_MESSAGE); a wrong type names the type (mcp/validation.ts).
+ */
 const code = (description: string) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? codeMessage : undefined) })
-    .describe(`${description} (at most 50,000 characters)`);
+    .describe(`${description} (at most ${MAX_CODE_LENGTH.toLocaleString("en-US")} characters)`);
 
 const theme = z.enum(THEMES).optional().describe('Mermaid theme: "default" (when omitted), "neutral", "dark", "forest" or "base"');
 

@@ -1,11 +1,8 @@
 // The text block of render and svg. Small results carry the JSON of the data, as every tool does.
 // A large SVG is not repeated there: the shared layer would cut the text mid-SVG (MAX_RESULT_TEXT),
-// and the same SVG twice plus a PNG would crowd what a client accepts in one result (~1 MB). The
-// text then says what was drawn and where the SVG is.
-import { jsonText, MAX_RESULT_TEXT } from "../../../mcp/content.js";
-
-/** What render and svg may return at most in one result, all blocks together (Claude: ~1 MB). */
-export const RESULT_BUDGET_CHARS = 900_000;
+// and the same SVG twice plus a PNG would crowd what a client accepts in one result
+// (MAX_RESULT_BYTES). The text then says what was drawn and where the SVG is.
+import { jsonText, MAX_RESULT_TEXT } from "../../mcp/content.js";
 
 export function resultText(data: { svg: string; filename?: string }, diagramType: string, verb: "Rendered" | "Exported"): string {
   const full = jsonText(data);
