@@ -6,21 +6,12 @@ import { notFound, unauthenticated } from "../../mcp/errors.js";
 import { firestore } from "../../platform/firebase.js";
 import { emptyCounts, fromStatKey, KB_ITEMS, KB_STATS, type ChunkRecord, type StatsCounts } from "./schema.js";
 
-export interface Chunk {
+/** A chunk as tools and resources show it: the stored record without owner and vector, dates as ISO strings. */
+export type Chunk = Omit<ChunkRecord, "owner_uid" | "embedding" | "created_at" | "updated_at"> & {
   chunk_id: string;
-  parent_doc_id: string;
-  chunk_index: number;
-  total_chunks: number;
-  title: string;
-  author: string;
-  source: string;
-  category: string;
-  tags: string[];
-  content: string;
-  embedding_model: string;
   created_at: string;
   updated_at: string;
-}
+};
 
 export interface ScoredChunk extends Chunk {
   similarity: number;
