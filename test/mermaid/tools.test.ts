@@ -249,6 +249,26 @@ describe("svg export and themes", () => {
     expect((r.structuredContent as { svg: string }).svg).toBe(data.svg);
   });
 
+  // mermaid numbers some of these diagrams' ids with process-wide counters; the server renumbers
+  // them, so a warm worker that drew other diagrams in between still answers with the same bytes.
+  test.each(["sequence", "classDiagram", "sankey"])("%s: svg and render return identical SVG, with other diagrams drawn in between", async (type) => {
+    const c = await client();
+    const [entry, other] = corpus().filter((e) => e.valid && e.type === type).concat(onePerType().filter((e) => e.type === type));
+    const s = await callTool(c, "svg", { code: entry!.code });
+    expect(s.isError, textOf(s)).toBeFalsy();
+    expect((await callTool(c, "render", { code: other!.code })).isError).toBeFalsy();
+    const r = await callTool(c, "render", { code: entry!.code });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const svg = (s.structuredContent as { svg: string }).svg;
+    expect((r.structuredContent as { svg: string }).svg).toBe(svg);
+    // Markers, gradients and labels the renamed ids point at are all still there.
+    const doc = parseSvgFile(svg);
+    const ids = new Set(Array.from(doc.querySelectorAll("[id]")).map((el) => el.getAttribute("id")));
+    const refs = [...svg.matchAll(/url\(\s*(?:['"]|&quot;)?#([^'")&\s]+)|href="#([^"]+)"/g)].map((m) => m[1] ?? m[2]);
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs.filter((id) => !ids.has(id!))).toEqual([]);
+  });
+
   test("themes change the colours; dark is dark", async () => {
     const c = await client();
     const code = "graph TD\n  A[Start] --> B[End]";

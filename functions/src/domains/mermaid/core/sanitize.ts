@@ -4,6 +4,7 @@
 // external references of any kind (links included: only in-document `#…` targets survive),
 // nothing XML cannot carry. Serialised as XML so the result is a well-formed standalone .svg file.
 import type { JSDOM } from "jsdom";
+import { canonicaliseIds } from "./ids.js";
 
 const FORBID_TAGS = [
   "script", "iframe", "frame", "frameset", "object", "embed", "applet", "portal", "link", "meta", "base",
@@ -214,6 +215,9 @@ export async function createSanitizer(dom: JSDOM): Promise<Sanitizer> {
       const clean = xmlChars(text);
       if (clean !== text) n.nodeValue = clean;
     }
+    // Ids numbered by mermaid's process-wide counters, renumbered by first appearance (with every
+    // reference to them), so the same diagram gives the same bytes however warm the worker is.
+    canonicaliseIds(root);
     return serializer.serializeToString(root);
   };
 }
