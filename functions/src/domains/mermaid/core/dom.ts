@@ -6,7 +6,10 @@ import { JSDOM } from "jsdom";
 import { fontAscent, fontDescent, textWidth, type FontStyle } from "./fonts.js";
 import { parsePoints, parseTransform, pathBox, pathLength, pointAtLength, pointsBox, transformBox, union, type Box } from "./geometry.js";
 
-/** Width of the page's content box, as in mermaid-cli's default 800 px viewport. */
+/** mermaid-cli's default page (puppeteer's 800 x 600 viewport, headless: also the screen). */
+const VIEWPORT_WIDTH = 800;
+const VIEWPORT_HEIGHT = 600;
+/** Width of the page's content box (the viewport less the body's 8 px margins). */
 const CONTAINER_WIDTH = 784;
 const DEFAULT_FONT_SIZE = 16;
 
@@ -190,6 +193,21 @@ function firstOf(v: string | null): string | null {
 
 const NON_RENDERED = new Set(["defs", "style", "title", "desc", "marker", "clippath", "mask", "pattern", "lineargradient", "radialgradient", "filter", "symbol", "metadata", "script"]);
 
+const CONTAINERS = new Set(["g", "a", "switch", "svg"]);
+
+function isHidden(el: Element): boolean {
+  return NON_RENDERED.has(el.tagName.toLowerCase()) || (el as El).style?.display === "none" || el.getAttribute("display") === "none";
+}
+
+/** Whether a container holds any rendered element other than an empty group. */
+function hasRendered(el: Element): boolean {
+  for (const child of Array.from(el.children)) {
+    if (isHidden(child)) continue;
+    if (!CONTAINERS.has(child.tagName.toLowerCase()) || hasRendered(child)) return true;
+  }
+  return false;
+}
+
 function bboxOf(el: Element): Box {
   const tag = el.tagName.toLowerCase().replace(/^svg:/, "");
   const n = (a: string) => parseFloat(el.getAttribute(a) ?? "") || 0;
@@ -234,6 +252,9 @@ function bboxOf(el: Element): Box {
         const ct = child.tagName.toLowerCase();
         if (NON_RENDERED.has(ct)) continue;
         if ((child as El).style?.display === "none" || child.getAttribute("display") === "none") continue;
+        // Like Chromium, a group with nothing rendered in it (all children display: none,
+        // or none at all) adds nothing to its parent's box, not a point at its origin.
+        if (CONTAINERS.has(ct) && !hasRendered(child)) continue;
         const b = bboxOf(child);
         if (b.width === 0 && b.height === 0 && !["text", "rect", "path", "circle", "line"].includes(ct) && child.children.length === 0) continue;
         boxes.push(transformBox(b, parseTransform(child.getAttribute("transform"))));
@@ -249,6 +270,12 @@ interface Word {
   /** Width of the space that follows (0 at a hyphen break or a line end). */
   space: number;
   newlineAfter: boolean;
+  /** No soft wrap opportunity after this word: its text is `white-space: nowrap`/`pre`. */
+  keep?: boolean;
+}
+
+function isNowrap(whiteSpace: string | undefined): boolean {
+  return /nowrap|pre$/.test(whiteSpace ?? "normal");
 }
 
 function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSize: number } {
@@ -259,6 +286,9 @@ function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSiz
       if (child.nodeType === 3) {
         const parent = child.parentElement ?? root;
         const font = fontOf(parent);
+        // A break at a space or hyphen follows the white-space of the text it is in (a
+        // `nowrap` span inside a wrapping div stays on one line, and widens a `display: table`).
+        const keep = isNowrap(styleUp(parent, "white-space"));
         maxSize = Math.max(maxSize, font.size);
         const text = (child.textContent ?? "").replace(/[\t\n\r ]+/g, " ");
         const parts = text.split(/(?<=[ -])/); // keep the space/hyphen with its word
@@ -268,6 +298,7 @@ function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSiz
           const core = trailingSpace ? part.slice(0, -1) : part;
           if (!core && words.length && trailingSpace) {
             words[words.length - 1]!.space = textWidth(" ", font);
+            words[words.length - 1]!.keep = keep;
             continue;
           }
           // A word glued to the previous one (no space between text nodes) extends it.
@@ -276,8 +307,9 @@ function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSiz
             prev.width += textWidth(core, font);
             prev.space = trailingSpace ? textWidth(" ", font) : 0;
             (prev as Word & { hyphen?: boolean }).hyphen = core.endsWith("-");
+            prev.keep = keep;
           } else {
-            const w: Word & { hyphen?: boolean } = { width: textWidth(core, font), space: trailingSpace ? textWidth(" ", font) : 0, newlineAfter: false, hyphen: core.endsWith("-") };
+            const w: Word & { hyphen?: boolean } = { width: textWidth(core, font), space: trailingSpace ? textWidth(" ", font) : 0, newlineAfter: false, hyphen: core.endsWith("-"), keep };
             words.push(w);
           }
         }
@@ -349,11 +381,15 @@ function htmlBox(el: Element): { width: number; height: number } {
   const lineWidths: number[] = [];
   let line = 0;
   let pendingSpace = 0;
+  // Min-content width: the longest run of words without a wrap opportunity between them.
   let longest = 0;
+  let chunk = 0;
   let started = false;
+  let canBreak = false;
   for (const w of words) {
-    longest = Math.max(longest, w.width);
-    if (started && !nowrap && line + pendingSpace + w.width > limit + 0.01 && line > 0) {
+    chunk = canBreak || !started ? w.width : chunk + pendingSpace + w.width;
+    longest = Math.max(longest, chunk);
+    if (started && canBreak && !nowrap && line + pendingSpace + w.width > limit + 0.01 && line > 0) {
       lineWidths.push(line);
       line = w.width;
     } else {
@@ -361,6 +397,7 @@ function htmlBox(el: Element): { width: number; height: number } {
     }
     started = true;
     pendingSpace = w.space;
+    canBreak = !w.keep;
     if (w.newlineAfter) {
       lineWidths.push(line);
       line = 0;
@@ -476,8 +513,19 @@ export function installDom(): JSDOM {
     });
   };
 
-  const screen = { availWidth: 1920, availHeight: 1080, width: 1920, height: 1080, colorDepth: 24, pixelDepth: 24 };
+  // Headless Chromium under mermaid-cli reports its 800 x 600 viewport as the screen (and the
+  // window). C4 lays out with `screen.availWidth` as its row width limit: 1920 here put more
+  // shapes/boundaries side by side than Chromium does (C4 context was +31% wide, -24% tall).
+  const screen = { availWidth: VIEWPORT_WIDTH, availHeight: VIEWPORT_HEIGHT, width: VIEWPORT_WIDTH, height: VIEWPORT_HEIGHT, availLeft: 0, availTop: 0, colorDepth: 24, pixelDepth: 24 };
   Object.defineProperty(w, "screen", { configurable: true, value: screen });
+  for (const [prop, value] of [
+    ["innerWidth", VIEWPORT_WIDTH],
+    ["innerHeight", VIEWPORT_HEIGHT],
+    ["outerWidth", VIEWPORT_WIDTH],
+    ["outerHeight", VIEWPORT_HEIGHT],
+  ] as const) {
+    Object.defineProperty(w, prop, { configurable: true, get: () => value });
+  }
   const raf = (cb: (t: number) => void) => setImmediate(() => cb(performance.now())) as unknown as number;
   w.requestAnimationFrame = raf as never;
   w.cancelAnimationFrame = ((id: unknown) => clearImmediate(id as NodeJS.Immediate)) as never;
