@@ -16,7 +16,7 @@ export const dermal = onRequest(
 );
 
 export const knowledge = onRequest(
-  { ...common, memory: "2GiB", cpu: 1, timeoutSeconds: 120 },
+  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 120 }, // Vertex embeds in production; 1 GiB also fits the local model
   serveDomain("knowledge", () => import("./domains/knowledge/index.js")),
 );
 
