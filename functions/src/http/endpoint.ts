@@ -29,9 +29,16 @@ interface Loaded {
  */
 export function serveDomain(name: string, load: Loader): (req: Request, res: Response) => Promise<void> {
   let loading: Promise<Loaded> | undefined;
-  const ready = () => (loading ??= prepare(load));
+  // A failed load is retried by the next request rather than remembered.
+  const ready = () =>
+    (loading ??= prepare(load).catch((err: unknown) => {
+      loading = undefined;
+      throw err;
+    }));
   // Cloud Run / the emulator tell a process which function it serves: warm up before traffic.
-  if (process.env.FUNCTION_TARGET === name || process.env.K_SERVICE === name) ready().catch(() => (loading = undefined));
+  if (process.env.FUNCTION_TARGET === name || process.env.K_SERVICE === name) {
+    ready().catch((err: unknown) => rootLog.error("warm-up failed; the next request retries", { domain: name, err }));
+  }
 
   return async (req, res) => {
     // Cloud Run's trace id when it is one (32 hex digits); the header is client-settable otherwise.

@@ -4,8 +4,8 @@
 //
 // Exact under parallel requests without a transaction on one hot document (those queue on its lock
 // and time out): each request writes a ticket stamped with its commit time, and its position in
-// the window is the number of tickets committed up to that time (Firestore reads are strongly
-// consistent). A counter per window, incremented in the same batch, gives the previous window's
+// the window is the number of tickets ordered before it by (commit time, id) — Firestore reads are
+// strongly consistent, so every earlier commit is counted. A counter per window, incremented in the same batch, gives the previous window's
 // total and lets a flood far over the limit be refused without writing anything.
 //
 // Keys (client addresses) are hashed: document ids never carry raw addresses. IPv6 clients are
@@ -13,7 +13,7 @@
 // A TTL policy on `expiresAt` (firestore.indexes.json) deletes old windows and tickets.
 import { createHash } from "node:crypto";
 import { isIPv6 } from "node:net";
-import { FieldValue, Timestamp } from "firebase-admin/firestore";
+import { FieldPath, FieldValue, Timestamp } from "firebase-admin/firestore";
 import { firestore } from "./firebase.js";
 
 export interface RateLimitOptions {
@@ -79,12 +79,21 @@ export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Da
   if (estimate(counts, elapsed) >= 2 * opts.limit) return decide(counts.current + 1);
 
   const expiresAt = Timestamp.fromMillis(windowStart + 2 * windowMs);
+  const tickets = current.collection(TICKETS);
+  const ticket = tickets.doc();
   const batch = db.batch();
-  batch.set(current.collection(TICKETS).doc(), { at: FieldValue.serverTimestamp(), expiresAt });
+  batch.set(ticket, { at: FieldValue.serverTimestamp(), expiresAt });
   batch.set(current, { bucket: opts.bucket, count: FieldValue.increment(1), windowStart: Timestamp.fromMillis(windowStart), expiresAt }, { merge: true });
   const [written] = await batch.commit();
-  const position = (await current.collection(TICKETS).where("at", "<=", written!.writeTime).count().get()).data().count;
-  return decide(position);
+  // Position = tickets committed before mine, plus those committed at the same instant whose id
+  // sorts first (many parallel commits can share a timestamp): a strict order, so no request is
+  // refused because of a tie.
+  const at = written!.writeTime;
+  const [before, tied] = await Promise.all([
+    tickets.where("at", "<", at).count().get(),
+    tickets.where("at", "==", at).where(FieldPath.documentId(), "<=", ticket).count().get(),
+  ]);
+  return decide(before.data().count + tied.data().count);
 }
 
 /** Requests in the last full window's length: all of this window, the overlapping part of the last. */
