@@ -3,7 +3,8 @@
 // plausibly (Alice's acne clears under treatment and hydration improves; Bob's redness flares in
 // winter; Dave's retinoid first irritates and dries his skin, then smooths lines and fades spots).
 // Idempotent: fixed document ids, deterministic scores, so a second run overwrites the same documents.
-import { Timestamp, type Firestore, type WriteBatch } from "firebase-admin/firestore";
+import { Timestamp, type Firestore } from "firebase-admin/firestore";
+import { batchedWriter } from "../../functions/src/platform/firebase.js";
 import type { DemoContext } from "./context.js";
 
 const ZONES = ["forehead", "nose", "left_cheek", "right_cheek", "chin", "periorbital"] as const;
@@ -152,16 +153,8 @@ async function seedUser(db: Firestore, plan: Plan, today: Date): Promise<number>
   const user = db.collection("users").doc(plan.uid);
   const n = plan.sessions;
   const firstDay = new Date(today.getTime() - (n - 1) * plan.everyDays * DAY);
-  const batches: WriteBatch[] = [db.batch()];
-  let ops = 0;
-  const write = (fn: (b: WriteBatch) => void) => {
-    if (ops >= 450) {
-      batches.push(db.batch());
-      ops = 0;
-    }
-    fn(batches[batches.length - 1]!);
-    ops++;
-  };
+  const writer = batchedWriter(db);
+  const write = writer.write;
 
   let lastCaptured = firstDay;
   for (let i = 0; i < n; i++) {
@@ -215,7 +208,7 @@ async function seedUser(db: Firestore, plan: Plan, today: Date): Promise<number>
     lastActiveAt: Timestamp.fromDate(new Date(lastCaptured.getTime() + 5 * 60_000)),
     sharedWith: plan.sharedWith,
   }));
-  for (const b of batches) await b.commit();
+  await writer.commit();
   return n;
 }
 

@@ -1,6 +1,7 @@
 // Test data for the dermal domain, written straight to the Firestore emulator (Admin SDK) in the
 // layout of docs/dermal.md. Every test file makes its own users, so files never share records.
-import { Timestamp, type WriteBatch } from "firebase-admin/firestore";
+import { Timestamp } from "firebase-admin/firestore";
+import { batchedWriter } from "../../functions/src/platform/firebase.js";
 import { adminDb } from "../support/emulators.js";
 
 export const ZONES = ["forehead", "nose", "left_cheek", "right_cheek", "chin", "periorbital"] as const;
@@ -39,16 +40,8 @@ export const sessionId = (uid: string, i: number) => `${uid}-s${String(i).padSta
 export async function seedUser(uid: string, profile: ProfileSpec | null, sessions: SessionSpec[]): Promise<void> {
   const db = adminDb();
   const user = db.collection("users").doc(uid);
-  const batches: WriteBatch[] = [db.batch()];
-  let ops = 0;
-  const put = (fn: (b: WriteBatch) => void) => {
-    if (ops >= 400) {
-      batches.push(db.batch());
-      ops = 0;
-    }
-    fn(batches[batches.length - 1]!);
-    ops++;
-  };
+  const writer = batchedWriter(db);
+  const put = writer.write;
   if (profile) {
     put((b) =>
       b.set(user, {
@@ -82,7 +75,7 @@ export async function seedUser(uid: string, profile: ProfileSpec | null, session
       }),
     );
   });
-  for (const b of batches) await b.commit();
+  await writer.commit();
 }
 
 /** RFC 4180 parser (quoted fields, doubled quotes, CRLF or LF); throws on malformed input. */
