@@ -88,7 +88,10 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     return;
   }
   if (path === "/healthz" && req.method === "GET") {
-    return sendJson(res, 200, { status: "ok", domain: domain.name, version: PACKAGE_VERSION, access: domain.access });
+    const health = domain.health?.() ?? { ok: true };
+    const base = { domain: domain.name, version: PACKAGE_VERSION, access: domain.access };
+    if (!health.ok) return sendJson(res, 503, { status: "unavailable", reason: health.reason, ...base }, { "retry-after": "5" });
+    return sendJson(res, 200, { status: "ok", ...base });
   }
 
   const size = (req as Request & { rawBody?: Buffer }).rawBody?.length ?? Number(req.get("content-length") ?? 0);

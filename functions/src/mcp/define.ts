@@ -144,6 +144,8 @@ export interface DomainDefinition {
   maxBodyBytes?: number;
   /** Work done once per instance before the first request (e.g. loading a renderer). */
   warmup?(): Promise<void>;
+  /** Whether this instance can serve right now; `/healthz` answers 503 with the reason when not. */
+  health?(): { ok: true } | { ok: false; reason: string };
 }
 
 export const defineDomain = (domain: DomainDefinition): DomainDefinition => domain;
