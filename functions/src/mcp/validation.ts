@@ -88,6 +88,8 @@ z.config({ customError: (issue) => phrase(issue as z.core.$ZodIssue, issue.input
 
 /** Validates against a domain schema; throws an invalid-input ToolError that names each problem. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const malformed = malformedString(value);
+  if (malformed) throw invalidInput(`Invalid input: ${malformed} contains a lone UTF-16 surrogate (half of an emoji or other character); send well-formed Unicode text`);
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   throw inputError(result.error);
@@ -96,4 +98,55 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
 export function inputError(error: z.ZodError): ToolError {
   const parts = [...new Set(error.issues.map(formatIssue))];
   return invalidInput(`Invalid input: ${parts.join("; ")}`);
+}
+
+/**
+ * The path of the first string (value or key) in `value` that is not well-formed UTF-16, e.g.
+ * "uid" or "tags.2". Such strings cannot be stored or looked up (Firestore refuses them as
+ * document ids, and UTF-8 cannot encode them), so they are refused before a handler sees them.
+ * Iterative: the shared layer has already bounded nesting, but this must never overflow the stack.
+ */
+export function malformedString(value: unknown, root = "arguments"): string | undefined {
+  const stack: [unknown, string][] = [[value, ""]];
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === "string") {
+      if (!wellFormed(v)) return path || root;
+    } else if (v && typeof v === "object") {
+      for (const [k, child] of Object.entries(v)) {
+        const at = path ? `${path}.${k}` : k;
+        if (!wellFormed(k)) return path || root;
+        stack.push([child, at]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** No lone UTF-16 surrogate (in `u` mode a paired surrogate is one code point, a lone one is Cs). */
+export const wellFormed = (s: string): boolean => !/\p{Cs}/u.test(s);
+
+// ---- Document id arguments ---------------------------------------------------------------------
+
+// An id argument becomes one segment of a Firestore path (users/{uid}/sessions/{id}): with a "/" it
+// would address another document (uid "x/sessions/y"); ".", "..", __name__ and ids that are not
+// well-formed Unicode are refused by Firestore (an internal error instead of an answer). All are
+// refused here, up front, with a sentence saying what an id must look like.
+const ID_SHAPE = /^[^/]+$/;
+const RESERVED_ID = /^(\.|\.\.|__.*__)$/;
+
+/** A Firestore document id argument (e.g. a uid, session id or chunk id). */
+export function documentIdArg(name: string, what: string, maxLength = 128) {
+  const error = `${name} must be ${what}: at most ${maxLength} characters, no "/", not "." or "..", not of the form __name__ (reserved by Firestore), and well-formed Unicode`;
+  return z
+    .string()
+    .min(1, { abort: true }) // empty or too long: that one message, not the shape's as well
+    .max(maxLength, { abort: true })
+    .regex(ID_SHAPE, { error }) // also the pattern clients see in the JSON Schema
+    .refine((v) => !RESERVED_ID.test(v) && wellFormed(v), { error });
+}
+
+/** Whether `id` can be used as a Firestore document id as-is (for ids from URIs and cursors). */
+export function usableDocumentId(id: string, maxLength = 128): boolean {
+  return id.length > 0 && id.length <= maxLength && ID_SHAPE.test(id) && !RESERVED_ID.test(id) && wellFormed(id);
 }

@@ -1,6 +1,7 @@
 // DermalVision vocabulary (facial zones, metrics), the id arguments the tools share, and the zod
 // schemas of the tools' outputs. Firestore layout and field meanings: docs/dermal.md.
 import { z } from "zod";
+import { documentIdArg } from "../../mcp/validation.js";
 
 export const ZONES = ["forehead", "nose", "left_cheek", "right_cheek", "chin", "periorbital"] as const;
 export type Zone = (typeof ZONES)[number];
@@ -13,22 +14,8 @@ export type ZoneScores = Record<Metric, number>;
 
 // ---- Id arguments ----------------------------------------------------------------------------
 
-// A uid or session id becomes one segment of a Firestore path (users/{uid}/sessions/{id}): with a
-// "/" it would address another document (uid "x/sessions/y"), and ".", ".." and __name__ are ids
-// Firestore refuses (an internal error instead of an answer). Refused here as invalid input.
-const ID_SHAPE = /^[^/]{1,128}$/;
-const RESERVED_ID = /^(\.|\.\.|__.*__)$/;
-
-/** A document id argument (uid or sessionId), with a message saying what shape it must have. */
-export const idArg = (name: string, what: string) => {
-  const error = `${name} must be ${what}: at most 128 characters, no "/", not "." or "..", and not of the form __name__ (reserved by Firestore)`;
-  return z
-    .string()
-    .min(1, { abort: true }) // empty or too long: that one message, not the shape's as well
-    .max(128, { abort: true })
-    .regex(ID_SHAPE, { error }) // also the pattern clients see in the JSON Schema
-    .refine((v) => !RESERVED_ID.test(v), { error });
-};
+/** A document id argument (uid or sessionId): the shared validator of mcp/validation.ts. */
+export const idArg = (name: string, what: string) => documentIdArg(name, what);
 
 /** The `uid` argument every tool that reads one user's records takes. */
 export const uidArg = () => idArg("uid", "a Firebase Auth user id").describe("Firebase Auth User ID");

@@ -80,6 +80,6 @@ export function chunkListMarkdown(heading: string, chunks: Chunk[], more: boolea
       c.tags.length ? ` · tags: ${c.tags.join(", ")}` : ""
     }*\n\n${trimmed(c.content, MAX_FULL_CONTENT, c.chunk_id)}\n`;
   });
-  const tail = more ? `\n${TRUNCATION_MARKER} Showing the ${chunks.length} newest chunks; ${hint}\n` : "";
+  const tail = more ? `\n${TRUNCATION_MARKER} Showing ${chunks.length} chunks; ${hint}\n` : "";
   return `# ${heading}\n\n${chunks.length} chunk${chunks.length === 1 ? "" : "s"}${more ? " (more exist)" : ""}.\n\n${parts.join("\n---\n\n")}${tail}`;
 }

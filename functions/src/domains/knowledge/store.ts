@@ -4,6 +4,7 @@ import { FieldPath, Timestamp, type DocumentSnapshot, type Firestore, type Query
 import type { RequestContext } from "../../mcp/define.js";
 import { notFound, unauthenticated } from "../../mcp/errors.js";
 import { firestore } from "../../platform/firebase.js";
+import { usableDocumentId } from "../../mcp/validation.js";
 import { emptyCounts, fromStatKey, KB_ITEMS, KB_STATS, type ChunkRecord, type StatsCounts } from "./schema.js";
 
 /** A chunk as tools and resources show it: the stored record without owner and vector, dates as ISO strings. */
@@ -66,7 +67,7 @@ export class KnowledgeStore {
 
   /** The caller's chunk, or "Chunk not found" (also for someone else's chunk). */
   async getChunk(chunkId: string): Promise<{ chunk: Chunk; vector: number[] }> {
-    if (!chunkId || chunkId.includes("/")) throw notFound("Chunk");
+    if (!usableDocumentId(chunkId, 200)) throw notFound("Chunk");
     const snap = await this.db.collection(KB_ITEMS).doc(chunkId).get();
     if (!snap.exists || snap.get("owner_uid") !== this.uid) throw notFound("Chunk");
     const embedding = snap.get("embedding") as { toArray(): number[] } | undefined;
@@ -107,6 +108,24 @@ export class KnowledgeStore {
   async byMetadata(filters: Filters, limit: number): Promise<Chunk[]> {
     const snap = await metadataQuery(this.items(), filters).limit(limit).get();
     return snap.docs.map(toChunk);
+  }
+
+  /**
+   * One page of chunks matching equality filters, newest first then by id (the index of
+   * metadataQuery serves the id order too), after `after`; `more` says whether another page exists.
+   */
+  async byMetadataPage(filters: Filters, pageSize: number, after?: ListPosition): Promise<{ chunks: Chunk[]; more: boolean; last?: ListPosition }> {
+    let q = metadataQuery(this.items(), filters).orderBy(FieldPath.documentId(), "desc");
+    if (after) q = q.startAfter(after.createdAt, after.id);
+    const snap = await q.limit(pageSize + 1).get();
+    const docs = snap.docs.slice(0, pageSize);
+    const lastDoc = docs[docs.length - 1];
+    const createdAt = lastDoc?.get("created_at") as Timestamp | undefined;
+    return {
+      chunks: docs.map(toChunk),
+      more: snap.docs.length > pageSize,
+      ...(lastDoc && createdAt instanceof Timestamp ? { last: { createdAt, id: lastDoc.id } } : {}),
+    };
   }
 
   /** One page of the caller's newest chunks (created_at, then id, descending), after `after`. */

@@ -3,6 +3,7 @@
 // on re-import; a book's highlights are only ever added to, because exports overlap: each file
 // holds some of a book's highlights, never reliably all of them.
 import { basename, extname } from "node:path";
+import { parseWallClockUtc } from "../../../mcp/dates.js";
 
 export interface Piece {
   text: string;
@@ -146,8 +147,7 @@ function listValue(v: MetaValue | undefined): string[] {
 function dateValue(v: MetaValue | undefined): Date | undefined {
   const s = stringValue(v);
   if (!s) return undefined;
-  const d = new Date(s);
-  return Number.isNaN(d.getTime()) ? undefined : d;
+  return parseWallClockUtc(s);
 }
 
 export function normalizeTags(items: string[]): string[] {
@@ -199,10 +199,9 @@ function kindleTitle(header: string): { title: string; author: string } {
   return { title: header.trim() || "Untitled", author: "" };
 }
 
-function parseLooseDate(s: string): Date | undefined {
-  const d = new Date(s.replace(/^[A-Za-z]+,\s*/, ""));
-  return Number.isNaN(d.getTime()) ? undefined : d;
-}
+// Kindle writes the device's local wall-clock time without a zone: read as UTC on every machine,
+// since these times feed chunk ids (the same file must give the same ids wherever it is imported).
+const parseLooseDate = (s: string): Date | undefined => parseWallClockUtc(s);
 
 // --- Readwise CSV -----------------------------------------------------------------------------
 
@@ -242,11 +241,11 @@ export function parseReadwiseCsv(text: string): ParsedDocument[] {
     }
     const note = iNote >= 0 ? (row[iNote] ?? "").trim() : "";
     const tags = normalizeTags([...(iTags >= 0 ? (row[iTags] ?? "").split(",") : []), ...book.tags]);
-    const date = iDate >= 0 ? new Date((row[iDate] ?? "").trim()) : undefined;
+    const date = iDate >= 0 ? parseWallClockUtc(row[iDate] ?? "") : undefined;
     book.pieces.push({
       text: note ? `${highlight}\n\nNote: ${note}` : highlight,
       tags,
-      ...(date && !Number.isNaN(date.getTime()) ? { createdAt: date } : {}),
+      ...(date ? { createdAt: date } : {}),
     });
   }
   if (!books.size) throw new ParseError("the Readwise export has no highlights");

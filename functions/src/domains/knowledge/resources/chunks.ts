@@ -1,7 +1,7 @@
 // Resources: one chunk, and the chunks of one source / author / tag, as Markdown. Listing pages
 // through the caller's newest chunks (at most LIST_NEWEST: a knowledge base of 100,000 chunks is
-// not a list anyone reads), then the by-source/by-author/by-tag URIs of all the
-// caller's values; completion offers the caller's own values.
+// not a list anyone reads), then the by-source/by-author/by-tag URIs of all the caller's values
+// (each reads LIST_CHUNKS chunks a page, the next page's URI at the end); completion offers the caller's own values.
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { Timestamp } from "firebase-admin/firestore";
 import { resourceTemplate, type RequestContext, type ResourceListPage } from "../../../mcp/define.js";
@@ -14,7 +14,8 @@ import { chunkListMarkdown, chunkMarkdown, chunkUri } from "../format.js";
 import { storeFor, type Filters, type ListPosition } from "../store.js";
 
 const PAGE = 100;
-const LIST_CHUNKS = 50;
+/** Chunks per page of a by-source/author/tag resource (its description says so). */
+export const LIST_CHUNKS = 50;
 /** The listing shows at most the 1,000 most recent chunks. */
 export const LIST_NEWEST = 1_000;
 const MARKDOWN = "text/markdown";
@@ -48,6 +49,12 @@ function chunkCursor(cursor: string | undefined): { listed: number; after?: List
       : undefined,
   );
   return { listed: c.n, after: { createdAt: new Timestamp(c.s, c.ns), id: c.id } };
+}
+
+/** A by-source/author/tag page's cursor: the position of the previous page's last chunk. */
+function pageCursor(cursor: string | undefined): ListPosition | undefined {
+  if (!cursor) return undefined;
+  return chunkCursor(cursor).after;
 }
 
 /** The by-source/author/tag listing's cursor: an offset into the caller's sorted values. */
@@ -115,16 +122,39 @@ function groupResource(field: Field, title: string, description: string) {
       complete: { [field]: (prefix: string, ctx: RequestContext) => storeFor(ctx).valuesStartingWith(plural[field], prefix) },
     },
     async (uri, variables, ctx) => {
-      const value = (variables[field] ?? "").trim();
+      // A page after the first is the same URI with ?cursor=… (given in the page's last line).
+      const cursor = uri.search ? new URLSearchParams(uri.search).get("cursor") ?? undefined : undefined;
+      const raw = variables[field] ?? "";
+      const value = (uri.search && raw.includes("?") ? raw.slice(0, raw.lastIndexOf("?")) : raw).trim();
       if (!value) throw invalidInput(`The URI needs a ${field}`);
       const filters: Filters = field === "tag" ? { tags: normalizeTags([value]) } : { [field]: value };
-      const chunks = await storeFor(ctx).byMetadata(filters, LIST_CHUNKS + 1);
-      const hint = `call search_by_metadata with ${field === "tag" ? "tags" : field} and a limit, or search_semantic with this filter, to see others.`;
-      return markdown(uri, chunkListMarkdown(`Chunks with ${field} "${value}"`, chunks.slice(0, LIST_CHUNKS), chunks.length > LIST_CHUNKS, hint));
+      const after = pageCursor(cursor);
+      const page = await storeFor(ctx).byMetadataPage(filters, LIST_CHUNKS, after);
+      const base = `kxhub://chunks/by-${field}/${encodeURIComponent(value)}`;
+      const next =
+        page.more && page.last
+          ? `${base}?cursor=${encodeURIComponent(encodeCursor({ n: 1, s: page.last.createdAt.seconds, ns: page.last.createdAt.nanoseconds, id: page.last.id } satisfies ChunkCursor))}`
+          : undefined;
+      const hint = `read ${next} for the next ${LIST_CHUNKS}.`;
+      return markdown(uri, chunkListMarkdown(`Chunks with ${field} "${value}"`, page.chunks, page.more, hint));
     },
   );
 }
 
-export const bySourceResource = groupResource("source", "Chunks by source", "All chunks from one source (e.g. kindle, readwise, markdown), newest first, as Markdown.");
-export const byAuthorResource = groupResource("author", "Chunks by author", "All chunks by one author (URL-encoded, e.g. James%20Clear), newest first, as Markdown.");
-export const byTagResource = groupResource("tag", "Chunks by tag", "All chunks with one tag, newest first, as Markdown.");
+// A resource read has no cursor in MCP: each page says its limit and names the URI of the next
+// page (the same URI with ?cursor=…), so every chunk can be reached.
+export const bySourceResource = groupResource(
+  "source",
+  "Chunks by source",
+  `Chunks, newest first, ${LIST_CHUNKS} a page, from one source (e.g. kindle, readwise, markdown), as Markdown; a page that has more ends with the URI of the next page (?cursor=…).`,
+);
+export const byAuthorResource = groupResource(
+  "author",
+  "Chunks by author",
+  `Chunks, newest first, ${LIST_CHUNKS} a page, by one author (URL-encoded, e.g. James%20Clear), as Markdown; a page that has more ends with the URI of the next page (?cursor=…).`,
+);
+export const byTagResource = groupResource(
+  "tag",
+  "Chunks by tag",
+  `Chunks, newest first, ${LIST_CHUNKS} a page, with one tag, as Markdown; a page that has more ends with the URI of the next page (?cursor=…).`,
+);

@@ -1,6 +1,7 @@
 // get_related_chunks: nearest neighbours of a chunk's own stored vector, without the chunk
 // itself (and, if asked, without the other chunks of its document).
 import { z } from "zod";
+import { documentIdArg } from "../../../mcp/validation.js";
 import { tool } from "../../../mcp/define.js";
 import { storeFor } from "../store.js";
 import { resultItem, resultItems, snippet } from "../format.js";
@@ -14,7 +15,7 @@ export const getRelatedChunks = tool(
     description:
       "Finds the chunks most similar in meaning to a given chunk (by its chunk_id from a search result), excluding the chunk itself; optionally also excluding the other chunks of the same document, to find connections across books and notes.",
     inputSchema: z.object({
-      chunk_id: z.string().trim().min(1).max(200).describe("chunk_id from search_semantic or search_by_metadata"),
+      chunk_id: documentIdArg("chunk_id", "a chunk_id from a search result", 200).describe("chunk_id from search_semantic or search_by_metadata"),
       limit: z.number().int().min(1).max(50).default(5).describe("How many related chunks (1-50, default 5)"),
       exclude_same_document: z.boolean().default(false).describe("Leave out chunks of the same document (sibling chunks)"),
     }),
