@@ -12,6 +12,9 @@ import { log as rootLog } from "../mcp/log.js";
 import { buildServer, PACKAGE_VERSION } from "../mcp/server.js";
 import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
 import { corsHeaders, hostAllowed, originAllowed } from "./origin.js";
+import { gateFor } from "./capacity.js";
+import { clientGone, refuseDeepJson, withinGate } from "./guards.js";
+import { refuseInvalidParams } from "./initialize.js";
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
@@ -40,14 +43,16 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
     ready().catch((err: unknown) => rootLog.error("warm-up failed; the next request retries", { domain: name, err }));
   }
 
+  const gate = gateFor(name);
   return async (req, res) => {
     // Cloud Run's trace id when it is one (32 hex digits); the header is client-settable otherwise.
     const trace = (req.get("x-cloud-trace-context") ?? "").split("/")[0] ?? "";
     const requestId = /^[0-9a-f]{32}$/.test(trace) ? trace : randomUUID();
     const log = rootLog.child({ domain: name, requestId });
     res.set("x-request-id", requestId);
+    const signal = clientGone(req, res);
     try {
-      await handle(req, res, await ready(), requestId, log);
+      await withinGate(gate, name, req, res, signal, async () => handle(req, res, await ready(), requestId, log, signal));
     } catch (err) {
       log.error("request failed", { err, path: req.path });
       if (!res.headersSent) sendJsonRpcError(res, 500, -32603, `${INTERNAL_ERROR_TEXT} (request id ${requestId}).`);
@@ -62,8 +67,8 @@ async function prepare(load: Loader): Promise<Loaded> {
   const handler = createMcpHandler(
     ({ authInfo }) => {
       // handle() always passes these; a server is never built without them.
-      const { caller, requestId } = authInfo!.extra as { caller?: Caller; requestId: string };
-      return buildServer(domain, { caller, requestId, log: rootLog.child({ domain: domain.name, requestId }) });
+      const { caller, requestId, signal } = authInfo!.extra as { caller?: Caller; requestId: string; signal?: AbortSignal };
+      return buildServer(domain, { caller, requestId, signal, log: rootLog.child({ domain: domain.name, requestId }) });
     },
     {
       legacy: "stateless",
@@ -74,7 +79,7 @@ async function prepare(load: Loader): Promise<Loaded> {
   return { domain, mcp: toNodeHandler(handler, { maxRequestBodySize: maxBody }), maxBody };
 }
 
-async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loaded, requestId: string, log: typeof rootLog): Promise<void> {
+async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loaded, requestId: string, log: typeof rootLog, signal: AbortSignal): Promise<void> {
   const path = req.path.replace(/\/+$/, "") || "/";
   const cors = corsHeaders(req);
 
@@ -128,9 +133,10 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
       caller,
       requestId,
       log,
-      signal: new AbortController().signal,
+      signal,
       progress: async () => undefined,
     };
+    if (refuseDeepJson(req.body, res)) return;
     try {
       const reply = await route.handle({ body: req.body, headers: req.headers, clientIp: clientIp(req) }, ctx);
       return sendJson(res, reply.status, reply.body, reply.headers);
@@ -151,12 +157,13 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     if (body === null || typeof body !== "object") {
       return sendJsonRpcError(res, 400, JSONRPC.INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC 2.0 request object.");
     }
+    if (refuseDeepJson(body, res) || refuseInvalidParams(body, res)) return;
   }
   (req as Request & { auth?: unknown }).auth = {
     token: "",
     clientId: caller?.uid ?? "anonymous",
     scopes: [],
-    extra: { caller, requestId },
+    extra: { caller, requestId, signal },
   };
   await mcp(req as never, res as never, body);
 }

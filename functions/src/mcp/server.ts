@@ -29,6 +29,8 @@ export interface RequestScope {
   caller: Caller | undefined;
   requestId: string;
   log: Logger;
+  /** Fires when the client goes away (a 2026-07-28 client cancels by aborting the HTTP request). */
+  signal?: AbortSignal | undefined;
 }
 
 export function buildServer(domain: DomainDefinition, scope: RequestScope): McpServer {
@@ -136,7 +138,7 @@ function contextFor(scope: RequestScope, sdk?: ServerContext): RequestContext {
     caller: scope.caller,
     requestId: scope.requestId,
     log: scope.log,
-    signal: sdk?.mcpReq.signal ?? new AbortController().signal,
+    signal: anySignal([sdk?.mcpReq.signal, scope.signal]),
     async progress(done, total, message) {
       if (token === undefined || !sdk) return;
       await sdk.mcpReq
@@ -144,6 +146,14 @@ function contextFor(scope: RequestScope, sdk?: ServerContext): RequestContext {
         .catch(() => undefined);
     },
   };
+}
+
+// The SDK's signal sees a cancel notification on the same stream; the request's signal sees the
+// client hang up. A handler stops on either.
+function anySignal(signals: (AbortSignal | undefined)[]): AbortSignal {
+  const present = signals.filter((s): s is AbortSignal => !!s);
+  if (present.length === 1) return present[0]!;
+  return present.length ? AbortSignal.any(present) : new AbortController().signal;
 }
 
 function decodeVariables(vars: Record<string, string | string[]>): Record<string, string> {

@@ -1,0 +1,38 @@
+// How much work one instance of each function takes on at once, and what it does past that.
+// Cloud Run sends an instance up to `concurrency` requests (index.ts); inside, the gate
+// (guards.ts) works on `maxInFlight` of them, queues up to `maxQueued` for at most `maxWaitMs`,
+// and answers the rest 503 + Retry-After at once. The figures come from bench/load.ts (one
+// functions-framework process per function, 50 clients, 2-core machine); docs/reliability.md
+// has the measurements behind them. Override per deployment with <DOMAIN>_MAX_IN_FLIGHT etc.
+import { Gate, type GateOptions } from "./guards.js";
+
+const DEFAULTS: Record<string, GateOptions> = {
+  // Firestore reads, little CPU: latency is Firestore's, so many can overlap.
+  dermal: { maxInFlight: 32, maxQueued: 64, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+  // search_semantic embeds the query (local model: CPU-bound, tens of ms; Vertex in production):
+  // beyond a few at once they only queue behind each other on the CPU.
+  knowledge: { maxInFlight: 16, maxQueued: 64, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+  // Rendering runs in the domain's worker pool, which queues and sheds by itself; this bound only
+  // keeps the instance's own event loop and memory in check.
+  mermaid: { maxInFlight: 24, maxQueued: 64, maxWaitMs: 15_000, retryAfterSeconds: 5 },
+};
+const FALLBACK: GateOptions = { maxInFlight: 16, maxQueued: 32, maxWaitMs: 10_000, retryAfterSeconds: 2 };
+
+function fromEnv(domain: string, base: GateOptions): GateOptions {
+  const get = (key: string, fallback: number): number => {
+    const raw = process.env[`${domain.toUpperCase()}_${key}`];
+    const n = raw === undefined ? NaN : Number(raw);
+    return Number.isInteger(n) && n >= 0 ? n : fallback;
+  };
+  return {
+    maxInFlight: Math.max(1, get("MAX_IN_FLIGHT", base.maxInFlight)),
+    maxQueued: get("MAX_QUEUED", base.maxQueued),
+    maxWaitMs: get("MAX_WAIT_MS", base.maxWaitMs),
+    retryAfterSeconds: Math.max(1, get("RETRY_AFTER_SECONDS", base.retryAfterSeconds)),
+  };
+}
+
+/** The gate of one function's instance (one per process and domain). */
+export function gateFor(domain: string): Gate {
+  return new Gate(fromEnv(domain, DEFAULTS[domain] ?? FALLBACK));
+}
