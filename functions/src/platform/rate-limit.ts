@@ -1,19 +1,22 @@
-// Rate limiting shared by every instance, kept in Firestore, over a sliding window: all requests of
-// the current fixed window plus the overlapping share of the previous one (so a client cannot get
-// twice the limit across a window edge).
+// Rate limiting shared by every instance, kept in Firestore, over a sliding window: the requests
+// served in the current fixed window plus the overlapping share of the previous one (so a client
+// cannot get twice the limit across a window edge).
 //
-// Exact under parallel requests without a transaction on one hot document (those queue on its lock
-// and time out): each request writes a ticket stamped with its commit time, and its position in
-// the window is the number of tickets ordered before it by (commit time, id) — Firestore reads are
-// strongly consistent, so every earlier commit is counted. A counter per window, incremented in the same batch, gives the previous window's
-// total and lets a flood far over the limit be refused without writing anything.
+// Exact under any burst, whatever the clock or the load: a served request is one claimed slot.
+// Slots are documents numbered 1…limit under the window's counter, claimed with create() (which
+// fails if the slot exists), so two requests can never hold the same slot, and a request is
+// refused only after it has seen every slot it may use taken. No transaction on a hot document
+// (those queue on its lock and time out), and no ordering by timestamps (the emulator stamps
+// server timestamps at arrival, not at commit, which made an earlier design refuse well below the
+// limit under contention). The counter (incremented with each claim) gives the window's total
+// and lets a full window refuse with one read and no write.
 //
 // Keys (client addresses) are hashed: document ids never carry raw addresses. IPv6 clients are
 // counted per /64, the block one subscriber usually gets, so rotating addresses does not help.
-// A TTL policy on `expiresAt` (firestore.indexes.json) deletes old windows and tickets.
+// A TTL policy on `expiresAt` (firestore.indexes.json) deletes old windows and slots.
 import { createHash } from "node:crypto";
 import { isIPv6 } from "node:net";
-import { FieldPath, FieldValue, Timestamp } from "firebase-admin/firestore";
+import { FieldValue, Timestamp } from "firebase-admin/firestore";
 import { firestore } from "./firebase.js";
 
 export interface RateLimitOptions {
@@ -32,7 +35,7 @@ export interface RateLimitDecision {
 }
 
 export const RATE_LIMIT_COLLECTION = "rateLimits";
-/** Subcollection of a window's counter holding one ticket per counted request. */
+/** Subcollection of a window's counter holding one slot per served request (ids s1…s<limit>). */
 export const TICKETS = "rateLimitTickets";
 
 /** The unit a limit applies to: an IPv4 address, or the /64 of an IPv6 address. */
@@ -62,39 +65,59 @@ export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Da
   const collection = db.collection(RATE_LIMIT_COLLECTION);
   const current = collection.doc(rateLimitDocId(opts.bucket, key, windowStart));
   const previous = collection.doc(rateLimitDocId(opts.bucket, key, windowStart - windowMs));
+  const slots = current.collection(TICKETS);
 
   const [cur, prev] = await db.getAll(current, previous);
-  const counts = { current: Number(cur?.get("count") ?? 0), previous: Number(prev?.get("count") ?? 0) };
-  const decide = (position: number): RateLimitDecision => {
-    const used = estimate({ ...counts, current: position }, elapsed);
-    const allowed = used <= opts.limit;
-    return {
-      allowed,
-      limit: opts.limit,
-      remaining: Math.max(0, Math.floor(opts.limit - used)),
-      retryAfterSeconds: allowed ? 0 : secondsUntilAllowed({ ...counts, current: position }, now - windowStart, windowMs, opts.limit),
-    };
-  };
-  // Far over the limit already: refuse without adding to the flood's cost.
-  if (estimate(counts, elapsed) >= 2 * opts.limit) return decide(counts.current + 1);
+  const previousCount = Number(prev?.get("count") ?? 0);
+  // Slots usable now: the previous window's overlapping share takes the rest.
+  const capacity = Math.max(0, Math.min(opts.limit, Math.floor(opts.limit - previousCount * (1 - elapsed) + 1e-9)));
+  const refuse = (served: number): RateLimitDecision => ({
+    allowed: false,
+    limit: opts.limit,
+    remaining: 0,
+    retryAfterSeconds: secondsUntilAllowed({ current: served, previous: previousCount }, now - windowStart, windowMs, opts.limit),
+  });
+  const allow = (slot: number): RateLimitDecision => ({ allowed: true, limit: opts.limit, remaining: Math.max(0, capacity - slot), retryAfterSeconds: 0 });
+
+  const served = Number(cur?.get("count") ?? 0);
+  if (served >= capacity) return refuse(served);
 
   const expiresAt = Timestamp.fromMillis(windowStart + 2 * windowMs);
-  const tickets = current.collection(TICKETS);
-  const ticket = tickets.doc();
-  const batch = db.batch();
-  batch.set(ticket, { at: FieldValue.serverTimestamp(), expiresAt });
-  batch.set(current, { bucket: opts.bucket, count: FieldValue.increment(1), windowStart: Timestamp.fromMillis(windowStart), expiresAt }, { merge: true });
-  const [written] = await batch.commit();
-  // Position = tickets committed before mine, plus those committed at the same instant whose id
-  // sorts first (many parallel commits can share a timestamp): a strict order, so no request is
-  // refused because of a tie.
-  const at = written!.writeTime;
-  const [before, tied] = await Promise.all([
-    tickets.where("at", "<", at).count().get(),
-    tickets.where("at", "==", at).where(FieldPath.documentId(), "<=", ticket).count().get(),
-  ]);
-  return decide(before.data().count + tied.data().count);
+  const claim = async (slot: number): Promise<boolean> => {
+    const batch = db.batch();
+    batch.create(slots.doc(`s${slot}`), { expiresAt });
+    batch.set(current, { bucket: opts.bucket, count: FieldValue.increment(1), windowStart: Timestamp.fromMillis(windowStart), expiresAt }, { merge: true });
+    try {
+      await batch.commit();
+      return true;
+    } catch (err) {
+      if ((err as { code?: unknown }).code === GRPC_ALREADY_EXISTS) return false;
+      throw err;
+    }
+  };
+
+  // Sequential traffic: the next slot is free, one write.
+  if (await claim(served + 1)) return allow(served + 1);
+  // A burst: look at which slots are taken and claim a free one at random (so that parallel
+  // requests rarely collide). Slots are never freed within a window, so a failed claim means that
+  // slot is taken for good: this ends after at most `capacity` claims, with a slot, or refused
+  // once every usable slot has been seen taken.
+  // (A stale view is re-read after a few collisions, so a long burst costs few failed writes.)
+  const taken = new Set([served + 1]);
+  let misses = 0;
+  for (;;) {
+    if (misses % 4 === 0) for (const d of (await slots.select().get()).docs) taken.add(Number(d.id.slice(1)));
+    const free = range(capacity).filter((n) => !taken.has(n));
+    if (!free.length) return refuse(capacity);
+    const slot = free[Math.floor(Math.random() * free.length)]!;
+    if (await claim(slot)) return allow(Math.max(slot, taken.size + 1));
+    taken.add(slot);
+    misses++;
+  }
 }
+
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+const GRPC_ALREADY_EXISTS = 6;
 
 /** Requests in the last full window's length: all of this window, the overlapping part of the last. */
 function estimate(counts: { current: number; previous: number }, elapsed: number): number {
