@@ -1,0 +1,246 @@
+// Load benchmark (issue 9), under the emulator suite:   npm run bench -- load
+// 1. Production-shaped: each function served the way Cloud Run serves it — one Node process per
+//    function running @google-cloud/functions-framework on the built functions/lib (K_SERVICE set,
+//    so it warms up before traffic), concurrent requests, against the emulators. 50 clients for
+//    60 s, mixed: mermaid render, knowledge search_semantic, dermal reads. Prints answers by kind
+//    (busy = an explicit 503/429 + Retry-After or a "busy" tool error; every other failure is an
+//    error), p50/p95 per domain, and each process's RSS before, right after, and after 10 s idle.
+// 2. Through the Functions emulator (what `npm start` users get): a 50-client burst, then how long
+//    until every domain serves a normal request again (target: within 30 s).
+// Loopback only, every loop bounded. Nothing is asserted: the figures are the result.
+// Knobs: BENCH_LOAD_CLIENTS (50), BENCH_LOAD_SECONDS (60), BENCH_BURST_SECONDS (15),
+// BENCH_RECOVERY_LIMIT_SECONDS (120), BENCH_LOAD_SCENARIOS ("serve,emulator").
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { initializeApp } from "firebase-admin/app";
+import { getAuth } from "firebase-admin/auth";
+import { getFirestore } from "firebase-admin/firestore";
+import { demoIdToken, ensureDemoUsers } from "../scripts/demo/auth.js";
+import { DEMO_USERS } from "../scripts/demo/users.js";
+import { seed as seedDermal } from "../scripts/demo/dermal.js";
+import { seed as seedKnowledge } from "../scripts/demo/knowledge.js";
+import { functionUrl, PROJECT } from "../test/support/emulators.js";
+
+const CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 50);
+const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
+const BURST_SECONDS = Number(process.env.BENCH_BURST_SECONDS ?? 15);
+const RECOVERY_LIMIT_S = Number(process.env.BENCH_RECOVERY_LIMIT_SECONDS ?? 120);
+const SCENARIOS = (process.env.BENCH_LOAD_SCENARIOS ?? "serve,emulator").split(",");
+const REQUEST_TIMEOUT_MS = 60_000; // what a patient MCP client waits before giving up
+const DOMAINS = ["dermal", "knowledge", "mermaid"] as const;
+type Domain = (typeof DOMAINS)[number];
+const TARGET_P95: Record<Domain, number> = { dermal: 500, knowledge: 500, mermaid: 2500 };
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const FRAMEWORK = fileURLToPath(new URL("../node_modules/@google-cloud/functions-framework/build/src/main.js", import.meta.url));
+
+// ---- data and identity -------------------------------------------------------------------------
+const app = initializeApp({ projectId: PROJECT }, "bench-load");
+const ctx = { db: getFirestore(app), auth: getAuth(app), users: DEMO_USERS, log: (m: string) => console.log(`  ${m}`) };
+console.log("Seeding the demo data (dermal, knowledge) …");
+await ensureDemoUsers(ctx.auth);
+await seedDermal(ctx);
+await seedKnowledge(ctx);
+const token = await demoIdToken(DEMO_USERS.alice);
+const alice = DEMO_USERS.alice.uid;
+
+// ---- the mixed workload ---------------------------------------------------------------------------
+const QUERIES = ["how do small routines change who we become", "sleep and a consistent wake-up time", "why interest rates move share prices", "healthy soil", "spaced retrieval practice"];
+let serial = 0;
+function requestFor(domain: Domain): { body: string; auth: boolean } {
+  const n = serial++;
+  const call = (name: string, args: unknown) => JSON.stringify({ jsonrpc: "2.0", id: n, method: "tools/call", params: { name, arguments: args } });
+  if (domain === "mermaid") {
+    // A different diagram each time: no cache can answer for the renderer.
+    const code = `flowchart TD\n  A[Request ${n}] --> B{Valid?}\n  B -->|yes| C[Render ${n % 97}]\n  B -->|no| D[Explain]\n  C --> E((Done))`;
+    return { body: call("render", { code }), auth: false };
+  }
+  if (domain === "knowledge") return { body: call("search_semantic", { query: QUERIES[n % QUERIES.length], limit: 5 }), auth: true };
+  return { body: n % 2 ? call("get_user_status", { uid: alice }) : call("list_sessions", { uid: alice, limit: 5 }), auth: true };
+}
+
+type Kind = "ok" | "busy" | "tool error" | "timeout" | "network" | `http ${number}`;
+interface Outcome {
+  kind: Kind;
+  ms: number;
+  retryAfter?: number;
+  detail?: string;
+}
+
+async function send(url: string, domain: Domain): Promise<Outcome> {
+  const { body, auth } = requestFor(domain);
+  const started = performance.now();
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(auth ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const text = await res.text();
+    const ms = performance.now() - started;
+    const retryAfter = Number(res.headers.get("retry-after") ?? NaN);
+    if ((res.status === 503 || res.status === 429) && Number.isFinite(retryAfter)) return { kind: "busy", ms, retryAfter };
+    if (res.status !== 200) return { kind: `http ${res.status}`, ms, detail: text.slice(0, 160) };
+    const data = text.trimStart().startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "null");
+    const msg = JSON.parse(data) as { result?: { isError?: boolean; content?: { text?: string }[] }; error?: { message: string } };
+    if (msg.error) return { kind: "tool error", ms, detail: msg.error.message.slice(0, 160) };
+    if (msg.result?.isError) {
+      const sentence = msg.result.content?.[0]?.text ?? "";
+      const after = /retry after (\d+)/i.exec(sentence);
+      if (/busy|\(429\)|\(503\)|retry after/i.test(sentence)) return { kind: "busy", ms, retryAfter: after ? Number(after[1]) : 2, detail: sentence.slice(0, 160) };
+      return { kind: "tool error", ms, detail: sentence.slice(0, 160) };
+    }
+    return { kind: "ok", ms };
+  } catch (err) {
+    const ms = performance.now() - started;
+    return (err as Error).name === "TimeoutError" ? { kind: "timeout", ms } : { kind: "network", ms, detail: String((err as Error).message).slice(0, 120) };
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+const fmt = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : "—");
+
+interface Tally {
+  outcomes: Record<Domain, Outcome[]>;
+}
+
+/** `clients` loops, each rotating through the domains, until `seconds` have passed. */
+async function run(urls: Record<Domain, string>, clients: number, seconds: number): Promise<Tally> {
+  const outcomes = { dermal: [], knowledge: [], mermaid: [] } as Record<Domain, Outcome[]>;
+  const deadline = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, i) => {
+      for (let n = 0; Date.now() < deadline; n++) {
+        const domain = DOMAINS[(i + n) % DOMAINS.length]!;
+        const outcome = await send(urls[domain], domain);
+        outcomes[domain].push(outcome);
+        // A well-behaved client honours Retry-After (bounded by the run's end).
+        if (outcome.kind === "busy") await sleep(Math.min((outcome.retryAfter ?? 1) * 1000, Math.max(0, deadline - Date.now())));
+      }
+    }),
+  );
+  return { outcomes };
+}
+
+function report(title: string, tally: Tally): void {
+  console.log(`\n${title}`);
+  console.log("  domain      answers   ok     busy   errors (by kind)                       p50       p95      target p95");
+  for (const d of DOMAINS) {
+    const all = tally.outcomes[d];
+    const ok = all.filter((o) => o.kind === "ok");
+    const busy = all.filter((o) => o.kind === "busy").length;
+    const errors = new Map<string, number>();
+    for (const o of all) if (o.kind !== "ok" && o.kind !== "busy") errors.set(o.kind, (errors.get(o.kind) ?? 0) + 1);
+    const errorText = errors.size ? [...errors].map(([k, n]) => `${k}: ${n}`).join(", ") : "0";
+    const p95 = pct(ok.map((o) => o.ms), 95);
+    console.log(
+      `  ${d.padEnd(10)} ${String(all.length).padStart(7)} ${String(ok.length).padStart(6)} ${String(busy).padStart(6)}   ${errorText.padEnd(38)} ${fmt(pct(ok.map((o) => o.ms), 50)).padStart(8)} ${fmt(p95).padStart(9)}   < ${TARGET_P95[d]} ms ${p95 < TARGET_P95[d] ? "✓" : "✗"}`,
+    );
+    const samples = [...new Set(all.filter((o) => o.detail).map((o) => `${o.kind}: ${o.detail}`))].slice(0, 3);
+    for (const s of samples) console.log(`      e.g. ${s}`);
+  }
+}
+
+// ---- 1. production-shaped ------------------------------------------------------------------------
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function rssMb(pid: number): number {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+    return Math.round(kb / 1024);
+  } catch {
+    return NaN;
+  }
+}
+
+async function serveLikeCloudRun(domain: Domain): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [FRAMEWORK, `--target=${domain}`, "--source=functions", `--port=${port}`, "--signature-type=http"], {
+    cwd: ROOT,
+    env: { ...process.env, K_SERVICE: domain, NODE_ENV: "production", PORT: String(port), LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (b: Buffer) => (stderr = (stderr + b.toString()).slice(-2000)));
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`${domain} exited: ${stderr}`);
+    const res = await fetch(`${url}healthz`).catch(() => undefined);
+    if (res?.status === 200) return { child, url };
+    await sleep(500);
+  }
+  child.kill();
+  throw new Error(`${domain} did not become healthy within 120 s: ${stderr}`);
+}
+
+if (SCENARIOS.includes("serve")) {
+  console.log(`\n== 1. One functions-framework process per function (as on Cloud Run), ${CLIENTS} clients × ${SECONDS} s, mixed`);
+  const served = {} as Record<Domain, { child: ChildProcess; url: string }>;
+  try {
+    for (const d of DOMAINS) served[d] = await serveLikeCloudRun(d);
+    const urls = Object.fromEntries(DOMAINS.map((d) => [d, served[d].url])) as Record<Domain, string>;
+    // One warm request each (first query embeds with a cold model, first render loads the pool).
+    for (const d of DOMAINS) await send(urls[d], d);
+    const before = Object.fromEntries(DOMAINS.map((d) => [d, rssMb(served[d].child.pid!)]));
+    const tally = await run(urls, CLIENTS, SECONDS);
+    const after = Object.fromEntries(DOMAINS.map((d) => [d, rssMb(served[d].child.pid!)]));
+    await sleep(10_000);
+    const idle = Object.fromEntries(DOMAINS.map((d) => [d, rssMb(served[d].child.pid!)]));
+    report(`Scenario 1 results (${CLIENTS} clients, ${SECONDS} s)`, tally);
+    console.log("\n  RSS per process   before    right after    after 10 s idle");
+    for (const d of DOMAINS) console.log(`  ${d.padEnd(16)} ${String(before[d]).padStart(6)} MB ${String(after[d]).padStart(9)} MB ${String(idle[d]).padStart(12)} MB`);
+  } finally {
+    for (const d of DOMAINS) served[d]?.child.kill("SIGTERM");
+  }
+}
+
+// ---- 2. through the Functions emulator ------------------------------------------------------------
+if (SCENARIOS.includes("emulator")) {
+  console.log(`\n== 2. Through the Functions emulator (npm start): ${CLIENTS}-client burst for ${BURST_SECONDS} s, then recovery`);
+  const urls = Object.fromEntries(DOMAINS.map((d) => [d, functionUrl(d)])) as Record<Domain, string>;
+  for (const d of DOMAINS) await send(urls[d], d); // warm
+  const tally = await run(urls, CLIENTS, BURST_SECONDS);
+  report(`Scenario 2 burst (${CLIENTS} clients, ${BURST_SECONDS} s)`, tally);
+  // Recovery: from the end of the burst (its last answer), each domain is asked one normal
+  // request at a time until one is answered ok, at most RECOVERY_LIMIT_S.
+  const burstEnd = Date.now();
+  const recovered = {} as Record<Domain, number | undefined>;
+  await Promise.all(
+    DOMAINS.map(async (d) => {
+      while (Date.now() - burstEnd < RECOVERY_LIMIT_S * 1000) {
+        const o = await send(urls[d], d);
+        if (o.kind === "ok") {
+          recovered[d] = (Date.now() - burstEnd) / 1000;
+          return;
+        }
+        await sleep(1000);
+      }
+    }),
+  );
+  console.log("\n  domain      serves normally again after   (target ≤ 30 s)");
+  for (const d of DOMAINS) {
+    const s = recovered[d];
+    console.log(`  ${d.padEnd(10)}  ${s === undefined ? `not within ${RECOVERY_LIMIT_S} s ✗` : `${s.toFixed(1)} s ${s <= 30 ? "✓" : "✗"}`}`);
+  }
+}
+process.exit(0);
