@@ -13,6 +13,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { initializeApp } from "firebase-admin/app";
 import { getAuth } from "firebase-admin/auth";
@@ -109,6 +110,7 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
+const load = () => `load average ${loadavg().map((n) => n.toFixed(1)).join(" / ")} (1/5/15 min) on ${availableParallelism()} cores`;
 const fmt = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : "—");
 
 interface Tally {
@@ -177,7 +179,8 @@ async function serveLikeCloudRun(domain: Domain): Promise<{ child: ChildProcess;
   const port = await freePort();
   const child = spawn(process.execPath, [FRAMEWORK, `--target=${domain}`, "--source=functions", `--port=${port}`, "--signature-type=http"], {
     cwd: ROOT,
-    env: { ...process.env, K_SERVICE: domain, NODE_ENV: "production", PORT: String(port), LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
+    // No Vertex here: queries embed with the local model, as on the emulator.
+    env: { ...process.env, K_SERVICE: domain, NODE_ENV: "production", PORT: String(port), EMBEDDINGS_PROVIDER: process.env.EMBEDDINGS_PROVIDER ?? "local" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -202,7 +205,9 @@ if (SCENARIOS.includes("serve")) {
     // One warm request each (first query embeds with a cold model, first render loads the pool).
     for (const d of DOMAINS) await send(urls[d], d);
     const before = Object.fromEntries(DOMAINS.map((d) => [d, rssMb(served[d].child.pid!)]));
+    console.log(`  before: ${load()}`);
     const tally = await run(urls, CLIENTS, SECONDS);
+    console.log(`  after:  ${load()}`);
     const after = Object.fromEntries(DOMAINS.map((d) => [d, rssMb(served[d].child.pid!)]));
     await sleep(10_000);
     const idle = Object.fromEntries(DOMAINS.map((d) => [d, rssMb(served[d].child.pid!)]));
@@ -219,7 +224,9 @@ if (SCENARIOS.includes("emulator")) {
   console.log(`\n== 2. Through the Functions emulator (npm start): ${CLIENTS}-client burst for ${BURST_SECONDS} s, then recovery`);
   const urls = Object.fromEntries(DOMAINS.map((d) => [d, functionUrl(d)])) as Record<Domain, string>;
   for (const d of DOMAINS) await send(urls[d], d); // warm
+  console.log(`  before: ${load()}`);
   const tally = await run(urls, CLIENTS, BURST_SECONDS);
+  console.log(`  after:  ${load()}`);
   report(`Scenario 2 burst (${CLIENTS} clients, ${BURST_SECONDS} s)`, tally);
   // Recovery: from the end of the burst (its last answer), each domain is asked one normal
   // request at a time until one is answered ok, at most RECOVERY_LIMIT_S.

@@ -4,7 +4,8 @@
 // and answers the rest 503 + Retry-After at once. The figures come from bench/load.ts (one
 // functions-framework process per function, 50 clients, 2-core machine); docs/reliability.md
 // has the measurements behind them. Override per deployment with <DOMAIN>_MAX_IN_FLIGHT etc.
-import { Gate, type GateOptions } from "./guards.js";
+import { Gate, type Admitter, type GateOptions } from "./guards.js";
+import { MachineGate } from "./machine-gate.js";
 
 const DEFAULTS: Record<string, GateOptions> = {
   // Firestore reads, little CPU: latency is Firestore's, so many can overlap.
@@ -32,7 +33,21 @@ function fromEnv(domain: string, base: GateOptions): GateOptions {
   };
 }
 
-/** The gate of one function's instance (one per process and domain). */
-export function gateFor(domain: string): Gate {
+// On the Functions emulator (one process per concurrent request, all on one machine) the bound
+// holds across processes and is smaller: the machine is a laptop, not a fleet of instances.
+const EMULATOR: Record<string, GateOptions> = {
+  dermal: { maxInFlight: 8, maxQueued: 0, maxWaitMs: 3_000, retryAfterSeconds: 2 },
+  knowledge: { maxInFlight: 4, maxQueued: 0, maxWaitMs: 3_000, retryAfterSeconds: 2 },
+  mermaid: { maxInFlight: 4, maxQueued: 0, maxWaitMs: 3_000, retryAfterSeconds: 5 },
+};
+
+/** The gate of one function's instance (one per process and domain; machine-wide on the emulator). */
+export function gateFor(domain: string): Admitter {
+  if (process.env.FUNCTIONS_EMULATOR === "true") {
+    // One emulator suite's workers share the bound; other suites on the same machine (other
+    // ports) have their own.
+    const suite = `${process.env.GCLOUD_PROJECT ?? ""}|${process.env.FIRESTORE_EMULATOR_HOST ?? ""}|${domain}`;
+    return new MachineGate(fromEnv(domain, EMULATOR[domain] ?? FALLBACK), suite);
+  }
   return new Gate(fromEnv(domain, DEFAULTS[domain] ?? FALLBACK));
 }

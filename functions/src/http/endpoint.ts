@@ -13,7 +13,7 @@ import { buildServer, PACKAGE_VERSION } from "../mcp/server.js";
 import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
 import { corsHeaders, hostAllowed, originAllowed } from "./origin.js";
 import { gateFor } from "./capacity.js";
-import { clientGone, refuseDeepJson, withinGate } from "./guards.js";
+import { clientGone, refuseDeepJson, warmUp, withinGate } from "./guards.js";
 import { refuseInvalidParams } from "./initialize.js";
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
@@ -38,12 +38,12 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
       loading = undefined;
       throw err;
     }));
+  const gate = gateFor(name);
   // Cloud Run / the emulator tell a process which function it serves: warm up before traffic.
   if (process.env.FUNCTION_TARGET === name || process.env.K_SERVICE === name) {
-    ready().catch((err: unknown) => rootLog.error("warm-up failed; the next request retries", { domain: name, err }));
+    warmUp(gate, ready).catch((err: unknown) => rootLog.error("warm-up failed; the next request retries", { domain: name, err }));
   }
 
-  const gate = gateFor(name);
   return async (req, res) => {
     // Cloud Run's trace id when it is one (32 hex digits); the header is client-settable otherwise.
     const trace = (req.get("x-cloud-trace-context") ?? "").split("/")[0] ?? "";

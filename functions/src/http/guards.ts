@@ -45,6 +45,30 @@ export interface GateOptions {
   retryAfterSeconds: number;
 }
 
+/** What withinGate needs of a gate: admission with a release, and the Retry-After to give. */
+export interface Admitter {
+  readonly options: GateOptions;
+  enter(signal?: AbortSignal): Promise<Admission>;
+  /** A slot now or never (no waiting); only gates shared across processes have it. */
+  tryEnter?(): (() => void) | undefined;
+}
+
+/**
+ * Loads a domain before traffic. Where the gate is shared across processes (the emulator starts
+ * one per concurrent request), only as many processes as the bound allows warm up at once; the
+ * others load on their first admitted request, so a burst never means 50 renderers warming at once.
+ */
+export async function warmUp(gate: Admitter, ready: () => Promise<unknown>): Promise<void> {
+  if (!gate.tryEnter) return void (await ready());
+  const release = gate.tryEnter();
+  if (!release) return;
+  try {
+    await ready();
+  } finally {
+    release();
+  }
+}
+
 export type Admission = { admitted: true; release: () => void } | { admitted: false; reason: "queue full" | "waited too long" };
 
 /**
@@ -52,7 +76,7 @@ export type Admission = { admitted: true; release: () => void } | { admitted: fa
  * (first come, first served), each waiting at most maxWaitMs. Deterministic given the order of
  * enter/release calls, so tests can drive it without timing.
  */
-export class Gate {
+export class Gate implements Admitter {
   private inFlight = 0;
   private readonly queue: { admit: () => void; timer: NodeJS.Timeout | undefined }[] = [];
   constructor(readonly options: GateOptions) {}
@@ -115,7 +139,7 @@ export function sendBusy(res: Response, domain: string, retryAfterSeconds: numbe
  * Runs `serve` inside the gate, or answers busy. /healthz never waits in the gate: it must answer
  * while the instance is loaded (and says "ok" then: busy is not broken).
  */
-export async function withinGate(gate: Gate, domain: string, req: Request, res: Response, signal: AbortSignal, serve: () => Promise<void>): Promise<void> {
+export async function withinGate(gate: Admitter, domain: string, req: Request, res: Response, signal: AbortSignal, serve: () => Promise<void>): Promise<void> {
   if (req.method === "GET" && /\/healthz\/?$/.test(req.path)) return serve();
   const admission = await gate.enter(signal);
   if (!admission.admitted) {
