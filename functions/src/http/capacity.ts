@@ -36,9 +36,9 @@ function fromEnv(domain: string, base: GateOptions): GateOptions {
 // On the Functions emulator (one process per concurrent request, all on one machine) the bound
 // holds across processes and is smaller: the machine is a laptop, not a fleet of instances.
 const EMULATOR: Record<string, GateOptions> = {
-  dermal: { maxInFlight: 8, maxQueued: 0, maxWaitMs: 3_000, retryAfterSeconds: 2 },
-  knowledge: { maxInFlight: 4, maxQueued: 0, maxWaitMs: 3_000, retryAfterSeconds: 2 },
-  mermaid: { maxInFlight: 4, maxQueued: 0, maxWaitMs: 3_000, retryAfterSeconds: 5 },
+  dermal: { maxInFlight: 16, maxQueued: 0, maxWaitMs: 15_000, retryAfterSeconds: 2 },
+  knowledge: { maxInFlight: 8, maxQueued: 0, maxWaitMs: 15_000, retryAfterSeconds: 2 },
+  mermaid: { maxInFlight: 8, maxQueued: 0, maxWaitMs: 15_000, retryAfterSeconds: 5 },
 };
 
 /** The gate of one function's instance (one per process and domain; machine-wide on the emulator). */
