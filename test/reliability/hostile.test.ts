@@ -134,20 +134,20 @@ describe.each(DOMAINS)("%s: hostile tool arguments", (domain) => {
 
 // Ids and dates, per tool: the one sentence that says what the argument must be.
 const idCases: { domain: Domain; tool: string; args: Record<string, unknown>; says: RegExp }[] = [
-  { domain: "dermal", tool: "get_user_status", args: { uid: "a\ud800b" }, says: /uid must be a Firebase Auth user id: .*well-formed Unicode|lone UTF-16 surrogate/ },
+  { domain: "dermal", tool: "get_user_status", args: { uid: "a\ud800b" }, says: /lone UTF-16 surrogate/ },
   { domain: "dermal", tool: "get_user_status", args: { uid: "__proto__" }, says: /uid must be a Firebase Auth user id: .*__name__/ },
   { domain: "dermal", tool: "get_user_status", args: { uid: ".." }, says: /uid must be a Firebase Auth user id/ },
   { domain: "dermal", tool: "get_user_status", args: { uid: "x/sessions/y" }, says: /no "\/"/ },
   { domain: "dermal", tool: "get_user_status", args: { uid: "u".repeat(10_000) }, says: /uid must be at most 128 characters/ },
   { domain: "dermal", tool: "get_analysis_detail", args: { sessionId: "__x__" }, says: /must be .*__name__/ },
-  { domain: "dermal", tool: "export_zone_history", args: { uid: "me", from: "2024-02-30" }, says: /from must be a real calendar date/ },
-  { domain: "dermal", tool: "export_zone_history", args: { uid: "me", to: "2023-02-29" }, says: /to must be a real calendar date/ },
-  { domain: "dermal", tool: "export_zone_history", args: { uid: "me", from: "2024-04-31T10:00:00Z" }, says: /from must be a real calendar date/ },
-  { domain: "dermal", tool: "export_zone_history", args: { uid: "me", from: "2024-01-01T24:00:00Z" }, says: /from must be a real calendar date/ },
+  { domain: "dermal", tool: "export_zone_history", args: { uid: "me", from: "2024-02-30" }, says: /from must be a date \(YYYY-MM-DD\) or an ISO 8601 timestamp with a time zone/ },
+  { domain: "dermal", tool: "export_zone_history", args: { uid: "me", to: "2023-02-29" }, says: /to must be a date \(YYYY-MM-DD\) or an ISO 8601 timestamp with a time zone/ },
+  { domain: "dermal", tool: "export_zone_history", args: { uid: "me", from: "2024-04-31T10:00:00Z" }, says: /from must be a date \(YYYY-MM-DD\) or an ISO 8601 timestamp with a time zone/ },
+  { domain: "dermal", tool: "export_zone_history", args: { uid: "me", from: "2024-01-01T24:00:00Z" }, says: /from must be a date \(YYYY-MM-DD\) or an ISO 8601 timestamp with a time zone/ },
   { domain: "knowledge", tool: "get_related_chunks", args: { chunk_id: "__x__" }, says: /chunk_id must be a chunk_id from a search result/ },
   { domain: "knowledge", tool: "get_related_chunks", args: { chunk_id: "a/b" }, says: /no "\/"/ },
-  { domain: "knowledge", tool: "search_semantic", args: { query: "x", date_from: "2024-02-30" }, says: /date_from must be a real calendar date/ },
-  { domain: "knowledge", tool: "search_semantic", args: { query: "x", date_to: "2024-13-01" }, says: /date_to must be a real calendar date/ },
+  { domain: "knowledge", tool: "search_semantic", args: { query: "x", date_from: "2024-02-30" }, says: /date_from must be a date \(YYYY-MM-DD\) or an ISO 8601 timestamp with a time zone/ },
+  { domain: "knowledge", tool: "search_semantic", args: { query: "x", date_to: "2024-13-01" }, says: /date_to must be a date \(YYYY-MM-DD\) or an ISO 8601 timestamp with a time zone/ },
   { domain: "mermaid", tool: "verify", args: { code: "x".repeat(900_000) }, says: /\(4\d\d\)/ },
 ];
 

@@ -42,9 +42,8 @@ export function dateArg(name: string, description: string) {
   return z
     .string()
     .trim()
-    .refine((v) => parseDateArg(v, "start") !== null, {
-      error: `${name} must be a real calendar date (YYYY-MM-DD) or an ISO 8601 timestamp with a time zone, e.g. 2024-02-29 or 2024-02-29T13:45:00Z`,
-    })
+    // (An impossible day such as 2024-02-30 is "not a date": the sentence stays the one clients know.)
+    .refine((v) => parseDateArg(v, "start") !== null, { error: `${name} must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with a time zone` })
     .describe(description);
 }
 

@@ -137,13 +137,14 @@ const RESERVED_ID = /^(\.|\.\.|__.*__)$/;
 
 /** A Firestore document id argument (e.g. a uid, session id or chunk id). */
 export function documentIdArg(name: string, what: string, maxLength = 128) {
-  const error = `${name} must be ${what}: at most ${maxLength} characters, no "/", not "." or "..", not of the form __name__ (reserved by Firestore), and well-formed Unicode`;
+  const error = `${name} must be ${what}: at most ${maxLength} characters, no "/", not "." or "..", and not of the form __name__ (reserved by Firestore)`;
   return z
     .string()
     .min(1, { abort: true }) // empty or too long: that one message, not the shape's as well
     .max(maxLength, { abort: true })
     .regex(ID_SHAPE, { error }) // also the pattern clients see in the JSON Schema
-    .refine((v) => !RESERVED_ID.test(v) && wellFormed(v), { error });
+    .refine((v) => !RESERVED_ID.test(v), { error })
+    .refine(wellFormed, { error: `${name} must be well-formed Unicode: it contains a lone UTF-16 surrogate` });
 }
 
 /** Whether `id` can be used as a Firestore document id as-is (for ids from URIs and cursors). */
