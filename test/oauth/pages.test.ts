@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { adminAuth, createUser, functionUrl } from "../support/emulators.js";
+import { createUser, emailFor, functionUrl } from "../support/emulators.js";
 import { oauthUrl, pollDeviceToken, startDeviceAuthorization, TEST_PASSWORD } from "../support/devices.js";
 
 const SHOTS = new URL("../../test-results/oauth/", import.meta.url);
@@ -46,8 +46,7 @@ async function shot(page: Page, name: string): Promise<void> {
 
 test("a person signs in, allows an app, pairs a device, sees both on the connected-apps page and revokes them", async () => {
   const user = await createUser();
-  const email = `${user.uid.toLowerCase()}@example.test`;
-  await adminAuth().updateUser(user.uid, { email, password: TEST_PASSWORD });
+  const email = emailFor(user.uid);
   const reg = await fetch(oauthUrl("/register"), {
     method: "POST",
     headers: { "content-type": "application/json" },
