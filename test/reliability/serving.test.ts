@@ -10,6 +10,7 @@ import { z } from "zod";
 import { http } from "@google-cloud/functions-framework";
 import { getTestServer } from "@google-cloud/functions-framework/testing";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { OPEN } from "../../functions/src/auth/policy.js";
 import { defineDomain, tool } from "../../functions/src/mcp/define.js";
 import { serveDomain } from "../../functions/src/http/endpoint.js";
 import { firestore } from "../../functions/src/platform/firebase.js";
@@ -24,7 +25,7 @@ const waitingDomain = defineDomain({
   title: "Waiting",
   description: "A domain whose one tool waits for a Firestore document, as fotos and figma do.",
   instructions: "",
-  access: "public",
+  access: OPEN,
   tools: [
     tool(
       {

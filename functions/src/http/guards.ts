@@ -13,7 +13,7 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== "object") continue;
+    if (v === null || typeof v !== "object" || ArrayBuffer.isView(v)) continue; // (a binary body is bytes, not JSON)
     if (depth + 1 > max) return true;
     for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }

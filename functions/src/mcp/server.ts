@@ -28,6 +28,7 @@ export const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL("../../pa
 export interface RequestScope {
   caller: Caller | undefined;
   requestId: string;
+  query: Record<string, string>;
   log: Logger;
   /** Fires when the client goes away (a 2026-07-28 client cancels by aborting the HTTP request). */
   signal?: AbortSignal | undefined;
@@ -137,6 +138,7 @@ function contextFor(scope: RequestScope, sdk?: ServerContext): RequestContext {
   return {
     caller: scope.caller,
     requestId: scope.requestId,
+    query: scope.query,
     log: scope.log,
     signal: anySignal([sdk?.mcpReq.signal, scope.signal]),
     async progress(done, total, message) {
