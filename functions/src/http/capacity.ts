@@ -1,21 +1,26 @@
 // How much work one instance of each function takes on at once, and what it does past that.
 // Cloud Run sends an instance up to `concurrency` requests (index.ts); inside, the gate
 // (guards.ts) works on `maxInFlight` of them, queues up to `maxQueued` for at most `maxWaitMs`,
-// and answers the rest 503 + Retry-After at once. The figures come from bench/load.ts (one
-// functions-framework process per function, 50 clients, 2-core machine); docs/reliability.md
-// has the measurements behind them. Override per deployment with <DOMAIN>_MAX_IN_FLIGHT etc.
+// and answers the rest 503 + Retry-After at once. Sized with bench/load.ts (one
+// functions-framework process per function, 50 clients); docs/reliability.md has the figures.
+// Override per deployment with <DOMAIN>_MAX_IN_FLIGHT, _MAX_QUEUED, _MAX_WAIT_MS, _RETRY_AFTER_SECONDS.
 import { Gate, type Admitter, type GateOptions } from "./guards.js";
 import { MachineGate } from "./machine-gate.js";
 
+// maxInFlight + maxQueued = the function's Cloud Run concurrency (index.ts): Cloud Run never sends
+// more, so on Cloud Run the queue bound is the platform's; elsewhere (functions-framework on any
+// host, the bench) this gate is the bound.
 const DEFAULTS: Record<string, GateOptions> = {
   // Firestore reads, little CPU: latency is Firestore's, so many can overlap.
-  dermal: { maxInFlight: 32, maxQueued: 64, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+  dermal: { maxInFlight: 32, maxQueued: 48, maxWaitMs: 10_000, retryAfterSeconds: 2 },
   // search_semantic embeds the query (local model: CPU-bound, tens of ms; Vertex in production):
   // beyond a few at once they only queue behind each other on the CPU.
-  knowledge: { maxInFlight: 16, maxQueued: 64, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+  knowledge: { maxInFlight: 16, maxQueued: 24, maxWaitMs: 10_000, retryAfterSeconds: 2 },
   // Rendering runs in the domain's worker pool, which queues and sheds by itself; this bound only
   // keeps the instance's own event loop and memory in check.
-  mermaid: { maxInFlight: 24, maxQueued: 64, maxWaitMs: 15_000, retryAfterSeconds: 5 },
+  mermaid: { maxInFlight: 8, maxQueued: 8, maxWaitMs: 15_000, retryAfterSeconds: 5 },
+  // Sign-in pages and token endpoints: light, but each token check may read Firestore.
+  oauth: { maxInFlight: 32, maxQueued: 48, maxWaitMs: 10_000, retryAfterSeconds: 2 },
 };
 const FALLBACK: GateOptions = { maxInFlight: 16, maxQueued: 32, maxWaitMs: 10_000, retryAfterSeconds: 2 };
 
