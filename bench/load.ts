@@ -1,7 +1,7 @@
 // Load benchmark (issue 9), under the emulator suite:   npm run bench -- load
 // 1. Production-shaped: each function served the way Cloud Run serves it — one Node process per
-//    function running @google-cloud/functions-framework on the built functions/lib (K_SERVICE set,
-//    so it warms up before traffic), concurrent requests, against the emulators. 50 clients for
+//    function running @google-cloud/functions-framework on the built functions/lib (FUNCTION_TARGET
+//    set, so it warms up before traffic), concurrent requests, against the emulators. 50 clients for
 //    60 s, mixed: mermaid render, knowledge search_semantic, dermal reads. Prints answers by kind
 //    (busy = an explicit 503/429 + Retry-After or a "busy" tool error; every other failure is an
 //    error), p50/p95 per domain, and each process's RSS before, right after, and after 10 s idle.
@@ -180,7 +180,9 @@ async function serveLikeCloudRun(domain: Domain): Promise<{ child: ChildProcess;
   const child = spawn(process.execPath, [FRAMEWORK, `--target=${domain}`, "--source=functions", `--port=${port}`, "--signature-type=http"], {
     cwd: ROOT,
     // No Vertex here: queries embed with the local model, as on the emulator.
-    env: { ...process.env, K_SERVICE: domain, NODE_ENV: "production", PORT: String(port), EMBEDDINGS_PROVIDER: process.env.EMBEDDINGS_PROVIDER ?? "local" },
+    // FUNCTION_TARGET (not K_SERVICE, which with emulator hosts set means "production with
+    // emulators": refused at start) makes it warm up before traffic, as a Cloud Run instance does.
+    env: { ...process.env, FUNCTION_TARGET: domain, NODE_ENV: "production", PORT: String(port), EMBEDDINGS_PROVIDER: process.env.EMBEDDINGS_PROVIDER ?? "local" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
