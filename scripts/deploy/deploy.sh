@@ -56,7 +56,7 @@ fi
 
 cmd=(firebase deploy --project "$alias" --only "$targets" --non-interactive --message "$(git rev-parse --short HEAD 2>/dev/null || echo local)")
 if [ "$dry_run" = 1 ]; then
-  printf 'dry run: would run:'; printf ' %q' "${cmd[@]}"; printf '\n'
+  echo "dry run: would run: ${cmd[*]}"
   echo "dry run: stopping before the first step that needs Google credentials"
   exit 0
 fi
