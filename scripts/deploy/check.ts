@@ -43,7 +43,10 @@ const needsBuild = ["install", "manifest", "secrets", "coldstart"].some((s) => w
 const install = !argv.includes("--no-install");
 
 const problems: string[] = [];
-const fail = (section: string, message: string) => problems.push(`[${section}] ${message}`);
+const fail = (section: string, message: string) => {
+  const line = `[${section}] ${message}`;
+  if (!problems.includes(line)) problems.push(line);
+};
 const heading = (t: string) => console.log(`\n── ${t} ${"─".repeat(Math.max(0, 70 - t.length))}`);
 const json = (p: string) => JSON.parse(readFileSync(join(ROOT, p), "utf8"));
 
@@ -154,17 +157,30 @@ if (wants("secrets")) {
   const declaredNames = new Set([...declared.values()].flat().map((d) => d.name));
   const secretParams = new Set((manifest?.params ?? []).filter((p) => p.type === "secret").map((p) => p.name));
   const all = new Map<string, Set<string>>();
+  const bindings = new Map<string, string[]>(); // secret → functions binding it
+  for (const e of manifest?.endpoints ?? []) for (const s of e.secrets) bindings.set(s, [...(bindings.get(s) ?? []), e.id]);
   for (const [fn, files] of perFn) {
-    const need = [...files].flatMap((f) => [...(reads.get(f) ?? []), ...(f === entry ? [] : (declared.get(f) ?? []))]);
     const endpoint = manifest?.endpoints.find((e) => e.id === fn);
     const bound = new Set(endpoint?.secrets ?? []);
     for (const s of bound) (all.get(s) ?? all.set(s, new Set()).get(s)!).add(fn);
-    for (const use of need) {
-      (all.get(use.name) ?? all.set(use.name, new Set()).get(use.name)!).add(fn);
-      if (!declaredNames.has(use.name)) fail("secrets", `${use.at} reads secret ${use.name}, which is not declared: add \`const ${use.name} = defineSecret("${use.name}")\` in functions/src/index.ts and list it in ${fn}'s secrets`);
-      else if (manifest && !bound.has(use.name)) fail("secrets", `${use.at} reads secret ${use.name}, but function ${fn} does not bind it: add it to ${fn}'s \`secrets\` in functions/src/index.ts (unbound, it is empty in production)`);
-    }
     for (const s of bound) if (manifest && !secretParams.has(s)) fail("secrets", `function ${fn} binds secret ${s} by name: declare it with defineSecret("${s}") so deploy checks it exists`);
+    for (const file of files) {
+      // A domain's code runs in its own function only: that function must bind what it reads.
+      // Shared code (auth/, platform/…) is loaded by every function but reads a secret only on
+      // the paths of the function that binds it: it needs some function to bind it.
+      const shared = domainOf(graph, file) === null;
+      const uses = [...(reads.get(file) ?? []), ...(file === entry ? [] : (declared.get(file) ?? []))];
+      for (const use of uses) {
+        if (!declaredNames.has(use.name)) {
+          fail("secrets", `${use.at} reads secret ${use.name}, which is not declared: add \`const ${use.name} = defineSecret("${use.name}")\` in functions/src/index.ts and list it in ${shared ? "the secrets of the function that uses it" : `${fn}'s secrets`}`);
+        } else if (manifest && !shared && !bound.has(use.name)) {
+          fail("secrets", `${use.at} reads secret ${use.name}, but function ${fn} does not bind it: add it to ${fn}'s \`secrets\` in functions/src/index.ts (unbound, it is empty in production)`);
+        } else if (manifest && shared && !bindings.has(use.name)) {
+          fail("secrets", `${use.at} reads secret ${use.name}, but no function binds it: add it to the \`secrets\` of the function that uses it in functions/src/index.ts`);
+        }
+        if (!shared || bindings.has(use.name)) for (const f of shared ? (bindings.get(use.name) ?? []) : [fn]) (all.get(use.name) ?? all.set(use.name, new Set()).get(use.name)!).add(f);
+      }
+    }
   }
   for (const [name, fns] of all) {
     console.log(`${name}: ${[...fns].join(", ")}`);
@@ -186,7 +202,7 @@ if (wants("indexes") || wants("queries")) {
 if (wants("indexes") && indexSpec) {
   heading("indexes");
   try {
-    const cli = createRequire(join(ROOT, "node_modules/firebase-tools/package.json"));
+    const cli = createRequire(join(import.meta.dirname, "../../node_modules/firebase-tools/package.json"));
     const { FirestoreApi } = cli("./lib/firestore/api.js");
     new FirestoreApi().validateSpec(indexSpec);
     const dims = new Set(indexSpec.indexes.flatMap((i) => i.fields.filter((f) => f.vectorConfig).map((f) => f.vectorConfig!.dimension)));

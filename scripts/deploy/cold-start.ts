@@ -13,6 +13,7 @@ export interface ColdStart {
   modules: number;
   entryModules: number;
   packages: [string, number][]; // package → module files, most first
+  ownPackages: [string, number][]; // the same, for what the function's own lazy import adds
   foreignDomains: string[]; // compiled modules of other domains it loaded
   error?: string;
 }
@@ -25,18 +26,20 @@ export function measureColdStart(functionsDir: string, fn: string, lazyLibFiles:
     timeout: 120_000,
     env: { ...env, PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp" },
   });
-  const base: ColdStart = { fn, entryMs: 0, lazyMs: 0, modules: 0, entryModules: 0, packages: [], foreignDomains: [] };
+  const base: ColdStart = { fn, entryMs: 0, lazyMs: 0, modules: 0, entryModules: 0, packages: [], ownPackages: [], foreignDomains: [] };
   if (run.status !== 0) return { ...base, error: (run.stderr || String(run.error ?? `exit ${run.status}`)).trim().split("\n").slice(0, 8).join("\n") };
   const r = JSON.parse(run.stdout) as { entryMs: number; lazyMs: number; entryModules: number; modules: string[] };
   const counts = new Map<string, number>();
+  const own = new Map<string, number>();
   const foreign = new Set<string>();
-  for (const url of r.modules) {
+  for (const [i, url] of r.modules.entries()) {
     const path = fileURLToPath(url);
     const rel = relative(functionsDir, path).split(sep);
     const nm = rel.lastIndexOf("node_modules");
     if (nm >= 0) {
       const name = rel[nm + 1]!.startsWith("@") ? `${rel[nm + 1]}/${rel[nm + 2]}` : rel[nm + 1]!;
       counts.set(name, (counts.get(name) ?? 0) + 1);
+      if (i >= r.entryModules) own.set(name, (own.get(name) ?? 0) + 1);
     } else if (rel[0] === "lib" && rel[1] === "domains" && rel[2] && rel[2] !== ownDomain) foreign.add(rel[2]);
   }
   return {
@@ -46,12 +49,16 @@ export function measureColdStart(functionsDir: string, fn: string, lazyLibFiles:
     modules: r.modules.length,
     entryModules: r.entryModules,
     packages: [...counts].sort((a, b) => b[1] - a[1]),
+    ownPackages: [...own].sort((a, b) => b[1] - a[1]),
     foreignDomains: [...foreign],
   };
 }
 
 export function formatColdStart(c: ColdStart): string {
   if (c.error) return `${c.fn}: failed to load\n${c.error}`;
-  const top = c.packages.slice(0, 6).map(([p, n]) => `${p} ${n}`).join(", ");
-  return `${c.fn.padEnd(10)} ${Math.round(c.entryMs + c.lazyMs).toString().padStart(5)} ms  ${String(c.modules).padStart(5)} modules  (entry ${Math.round(c.entryMs)} ms / ${c.entryModules}; own domain ${Math.round(c.lazyMs)} ms / ${c.modules - c.entryModules})  top: ${top}`;
+  const list = (p: [string, number][]) => p.slice(0, 5).map(([name, n]) => `${name} ${n}`).join(", ") || "no packages";
+  return [
+    `${c.fn.padEnd(10)} ${Math.round(c.entryMs + c.lazyMs).toString().padStart(5)} ms  ${String(c.modules).padStart(5)} modules  (entry ${Math.round(c.entryMs)} ms / ${c.entryModules}; own domain ${Math.round(c.lazyMs)} ms / ${c.modules - c.entryModules})`,
+    `${"".padEnd(10)} entry loads: ${list(c.packages)}; own domain adds: ${list(c.ownPackages)}`,
+  ].join("\n");
 }

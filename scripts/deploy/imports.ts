@@ -24,6 +24,11 @@ export interface Graph {
 }
 
 const SECRET_NAME = /(API_?KEY|_KEY$|SECRET|TOKEN|PASSWORD|PRIVATE|CREDENTIAL)/i;
+// Names that look secret but are public by design (Firebase's Web API key identifies the project
+// to Identity Toolkit; it is shipped in every web app). Also exempt: names declared as string /
+// number params (defineString…), which are configuration in functions/.env.<project>.
+const PUBLIC_NAMES = new Set(["FIREBASE_WEB_API_KEY"]);
+const PARAM_FUNCTIONS = new Set(["defineString", "defineInt", "defineFloat", "defineBoolean", "defineList"]);
 const BUILTINS = new Set(builtinModules);
 
 export function sourceFiles(dir: string): string[] {
@@ -186,6 +191,16 @@ export interface SecretUse {
 export function secretUses(graph: Graph, root: string): { reads: Map<string, SecretUse[]>; declared: Map<string, SecretUse[]> } {
   const reads = new Map<string, SecretUse[]>();
   const declared = new Map<string, SecretUse[]>();
+  const params = new Set<string>();
+  const callName = (n: Node) => (n.callee.type === "Identifier" ? n.callee.name : n.callee.type === "MemberExpression" ? n.callee.property.name : undefined);
+  for (const file of graph.files.values()) {
+    walk(file.ast, (n) => {
+      if (n.type === "CallExpression" && PARAM_FUNCTIONS.has(callName(n))) {
+        const name = literalString(n.arguments[0]);
+        if (name) params.add(name);
+      }
+    });
+  }
   for (const [path, file] of graph.files) {
     const at = (n: Node) => `${relative(root, path)}:${file.line(n.start)}`;
     const r: SecretUse[] = [];
@@ -193,9 +208,9 @@ export function secretUses(graph: Graph, root: string): { reads: Map<string, Sec
     walk(file.ast, (n) => {
       if (n.type === "MemberExpression" && n.object.type === "MemberExpression" && n.object.object.type === "Identifier" && n.object.object.name === "process" && n.object.property.name === "env") {
         const name = n.computed ? literalString(n.property) : n.property.name;
-        if (name && SECRET_NAME.test(name)) r.push({ name, at: at(n) });
+        if (name && SECRET_NAME.test(name) && !PUBLIC_NAMES.has(name) && !params.has(name)) r.push({ name, at: at(n) });
       }
-      if (n.type === "CallExpression" && n.callee.type === "Identifier" && n.callee.name === "defineSecret") {
+      if (n.type === "CallExpression" && callName(n) === "defineSecret") {
         const name = literalString(n.arguments[0]);
         if (name) d.push({ name, at: at(n) });
       }

@@ -683,7 +683,8 @@ class Collector {
       if (name === undefined) return this.exploreArgs(args);
       if (callee.object.type === "Identifier" && callee.object.name === "Promise" && (name === "all" || name === "allSettled" || name === "resolve")) return args[0] ?? UNKNOWN;
       if (callee.object.type === "Identifier" && callee.object.name === "Filter") return this.filterConstraint(name, args);
-      return union(...options(obj).map((o) => this.method(o, name, args, n)));
+      // Queries are reported where they run: the line of `.get(` / `.onSnapshot(`.
+      return union(...options(obj).map((o) => this.method(o, name, args, callee.property)));
     }
     const fn = this.eval(callee, env);
     return union(

@@ -121,9 +121,11 @@ export class CategorySearch {
     );
     expect(run.problems).toContain("✗ [secrets] secret MERMAID_LLM_API_KEY is not documented: say in docs/deploy.md how to set it (firebase functions:secrets:set MERMAID_LLM_API_KEY)");
 
-    edit(root, "functions/src/index.ts", (t) =>
-      t.replace(`import { serveDomain }`, `import { defineSecret } from "firebase-functions/params";\nconst MERMAID_LLM_API_KEY = defineSecret("MERMAID_LLM_API_KEY");\nvoid MERMAID_LLM_API_KEY;\nimport { serveDomain }`),
-    );
+    edit(root, "functions/src/index.ts", (t) => {
+      const declare = `const MERMAID_LLM_API_KEY = defineSecret("MERMAID_LLM_API_KEY");\nvoid MERMAID_LLM_API_KEY;\n`;
+      const withImport = t.includes("defineSecret }") ? t : `import { defineSecret } from "firebase-functions/params";\n${t}`;
+      return withImport.replace(`import { serveDomain } from "./http/endpoint.js";\n`, (m) => `${m}${declare}`);
+    });
     run = deployCheck(root, "--only", "secrets", "--no-install");
     expect(run.problems).toContain(
       "✗ [secrets] functions/src/domains/mermaid/llm-key.ts:1 reads secret MERMAID_LLM_API_KEY, but function mermaid does not bind it: add it to mermaid's `secrets` in functions/src/index.ts (unbound, it is empty in production)",
@@ -166,7 +168,7 @@ export class CategorySearch {
   test("a function without maxInstances fails the limits; a rules syntax error fails the rules step", () => {
     const root = plantedCopy();
     edit(root, "functions/src/index.ts", (t) => t.replace(/\n\s*maxInstances: \d+,/, "\n"));
-    edit(root, "storage.rules", (t) => t.replace("allow read, write: if false;", "allow read, write: if false"));
+    edit(root, "storage.rules", (t) => t.replace("allow read, write: if false;", "allow read, write: if false &&;"));
     const run = deployCheck(root, "--only", "manifest,rules", "--no-install");
     expect(run.problems).toContain("✗ [limits] function dermal leaves maxInstances (without it an open function can scale without bound) to the platform default: set it in functions/src/index.ts");
     expect(run.problems.some((p) => /^✗ \[rules\] storage\.rules:\d+:\d+ /.test(p))).toBe(true);
