@@ -59,6 +59,6 @@ export function formatColdStart(c: ColdStart): string {
   const list = (p: [string, number][]) => p.slice(0, 5).map(([name, n]) => `${name} ${n}`).join(", ") || "no packages";
   return [
     `${c.fn.padEnd(10)} ${Math.round(c.entryMs + c.lazyMs).toString().padStart(5)} ms  ${String(c.modules).padStart(5)} modules  (entry ${Math.round(c.entryMs)} ms / ${c.entryModules}; own domain ${Math.round(c.lazyMs)} ms / ${c.modules - c.entryModules})`,
-    `${"".padEnd(10)} entry loads: ${list(c.packages)}; own domain adds: ${list(c.ownPackages)}`,
+    `${"".padEnd(10)} packages: ${list(c.packages)}; own domain adds: ${list(c.ownPackages)}`,
   ].join("\n");
 }
