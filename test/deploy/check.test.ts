@@ -24,7 +24,7 @@ describe("the repository as it is", () => {
       expect(row, fn).toBeDefined();
       expect(row).toMatch(/\d+ (MiB|GiB)\s+\S+\s+\d+ s\s+\d+\s+\S+\s+\d+/); // memory … timeout, concurrency, min, max (a number)
     }
-    expect(run.out).toMatch(/^params: /m);
+    expect(run.out).toMatch(/^params:( none$|\n  \S+ \((secret|string|int|float|boolean|list))/m);
   });
 
   test("prints each function's cold-start import time and modules, and which domain's files it can load", () => {
