@@ -16,7 +16,7 @@
 // for tests), --keep (leave the clean copy in place).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
@@ -153,7 +153,9 @@ if (wants("secrets")) {
   const { reads, declared } = secretUses(graph, ROOT);
   const perFn = functionFiles(graph);
   const entry = join(functionsSrcDir, "src/index.ts");
-  const docs = ["README.md", "docs/deploy.md"].map((p) => (existsSync(join(ROOT, p)) ? readFileSync(join(ROOT, p), "utf8") : "")).join("\n");
+  // How to set each secret: README's production section, docs/deploy.md or the domain's page.
+  const docPages = ["README.md", ...(existsSync(join(ROOT, "docs")) ? readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`) : [])];
+  const docs = docPages.map((p) => readFileSync(join(ROOT, p), "utf8")).join("\n");
   const declaredNames = new Set([...declared.values()].flat().map((d) => d.name));
   const secretParams = new Set((manifest?.params ?? []).filter((p) => p.type === "secret").map((p) => p.name));
   const all = new Map<string, Set<string>>();
@@ -184,7 +186,7 @@ if (wants("secrets")) {
   }
   for (const [name, fns] of all) {
     console.log(`${name}: ${[...fns].join(", ")}`);
-    if (!docs.includes(name)) fail("secrets", `secret ${name} is not documented: say in docs/deploy.md how to set it (firebase functions:secrets:set ${name})`);
+    if (!docs.includes(`secrets:set ${name}`)) fail("secrets", `secret ${name} is not documented: say in docs/deploy.md how to set it (firebase functions:secrets:set ${name})`);
   }
   if (!all.size) console.log("no function reads a secret");
 }

