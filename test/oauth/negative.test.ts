@@ -125,11 +125,38 @@ describe("tokens and codes", () => {
     const first = await (await exchange(clientId, code, verifier)).json();
     const second = await (await post("/token", { grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: clientId })).json();
     expect(second.refresh_token).toMatch(/^mcprt_/);
+    // Presented again a minute later (a parallel refresh within 30 s is not reuse: see below).
+    await adminDb().collection("oauthRefreshTokens").doc(createHash("sha256").update(first.refresh_token).digest("base64url")).update({ usedAt: new Date(Date.now() - 60_000) });
     const reuse = await post("/token", { grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: clientId });
     expect(await reuse.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/already used/) });
     const next = await post("/token", { grant_type: "refresh_token", refresh_token: second.refresh_token, client_id: clientId });
     expect(await next.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/revoked/) });
     await expectRefused("dermal", second.access_token, /revoked/);
+  });
+
+  test("two refreshes with one token at the same moment both succeed (a client's parallel requests)", async () => {
+    const user = await createUser();
+    const clientId = await register();
+    const { code, verifier } = await codeFor(user, clientId);
+    const first = await (await exchange(clientId, code, verifier)).json();
+    const both = await Promise.all([1, 2].map(() => post("/token", { grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: clientId })));
+    const bodies = await Promise.all(both.map((r) => r.json()));
+    expect(bodies.map((b) => b.error ?? "ok")).toEqual(["ok", "ok"]);
+    for (const b of bodies) expect((await mcpList("dermal", b.access_token)).status).toBe(200);
+  });
+
+  test("signing the user out everywhere ends OAuth access too", async () => {
+    const user = await createUser();
+    const clientId = await register();
+    const { code, verifier } = await codeFor(user, clientId);
+    const tokens = await (await exchange(clientId, code, verifier)).json();
+    await new Promise((r) => setTimeout(r, 1100)); // tokensValidAfterTime has one-second resolution
+    await adminAuth().revokeRefreshTokens(user.uid);
+    // Account state is cached for ACCOUNT_CHECK_SECONDS (2 s in tests): after that, every instance sees the sign-out.
+    await new Promise((r) => setTimeout(r, (Number(process.env.ACCOUNT_CHECK_SECONDS ?? 2) + 0.5) * 1000));
+    const refresh = await post("/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(await refresh.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/signed out/) });
+    await expectRefused("dermal", tokens.access_token, /signed out/);
   });
 
   test("an expired access token is refused with invalid_token", async () => {
@@ -146,7 +173,7 @@ describe("tokens and codes", () => {
       .setIssuedAt(Math.floor(Date.now() / 1000) - 700)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(key);
-    await expectRefused("dermal", token, /invalid or expired/);
+    await expectRefused("dermal", token, /invalid, expired/);
   });
 });
 
@@ -184,8 +211,8 @@ describe("devices and accounts", () => {
   test("a device token is refused at the MCP root of every domain, and by functions it was not issued for", async () => {
     const user = await createUser();
     const plugin = await pairDevice(user, "figma-plugin");
-    await expectRefused("dermal", plugin.accessToken, /does not accept a device token/);
-    await expectRefused("knowledge", plugin.accessToken, /does not accept a device token/);
+    await expectRefused("dermal", plugin.accessToken, /not issued for this resource/);
+    await expectRefused("knowledge", plugin.accessToken, /not issued for this resource/);
   });
 
   test("an unpaired device's credential stops working", async () => {

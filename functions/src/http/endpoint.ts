@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Request, Response } from "express";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { bearerAuthChallengeResponse, verifyBearerToken } from "@modelcontextprotocol/server";
+import { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode, verifyBearerToken } from "@modelcontextprotocol/server";
 import type { Caller } from "../auth/caller.js";
 import { protectedResourceMetadata } from "../auth/metadata.js";
 import { isOpen, type AccessPolicy } from "../auth/policy.js";
@@ -194,12 +194,16 @@ async function authenticate(
     });
     return { ok: true, caller: (info.extra as { caller: Caller }).caller };
   } catch (err) {
+    if (err instanceof OAuthError && err.code === OAuthErrorCode.TemporarilyUnavailable) {
+      return { ok: false, status: 503, message: `Error: ${err.message} (503)`, headers: { "retry-after": "5" } };
+    }
     // The SDK builds the status and WWW-Authenticate header; the body stays a JSON-RPC error with
     // our one-sentence text, which MCP clients show to the user (the SDK's body is OAuth JSON).
     const challenge = bearerAuthChallengeResponse(err, { requiredScopes: policy.scopes ?? [], resourceMetadataUrl });
     const headers: Record<string, string> = {};
     const www = challenge.headers.get("www-authenticate");
-    if (www) headers["www-authenticate"] = www;
+    // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
+    if (www) headers["www-authenticate"] = req.get("authorization") ? www : www.replace(/error="[^"]*", error_description="[^"]*", /, "");
     return { ok: false, status: challenge.status, message: challengeText(err, policy, challenge.status), headers };
   }
 }

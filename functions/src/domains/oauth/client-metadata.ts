@@ -77,6 +77,9 @@ export function fetchClientMetadata(url: URL): Promise<unknown> {
         }
       });
     });
+    // One deadline for everything (DNS, connect, a slow trickle of bytes), not only idle sockets.
+    const deadline = setTimeout(() => req.destroy(new MetadataFetchError("the client metadata document did not arrive within 5 seconds")), TIMEOUT_MS);
+    req.on("close", () => clearTimeout(deadline));
     req.on("timeout", () => req.destroy(new MetadataFetchError("the client metadata document did not arrive within 5 seconds")));
     req.on("error", (err) => reject(err instanceof MetadataFetchError ? err : new MetadataFetchError(`the client metadata document could not be fetched`)));
   });

@@ -21,6 +21,8 @@ interface PendingRequest {
   clientId: string;
   clientName: string;
   clientHost: string;
+  /** Where the code goes: shown on the consent page, whatever the client's description says. */
+  redirectHost: string;
   registration: string;
   redirectUri: string;
   state: string | null;
@@ -68,6 +70,7 @@ const authorize = route(
       clientId: client.clientId,
       clientName: client.name,
       clientHost: client.host,
+      redirectHost: new URL(q.redirect_uri).host,
       registration: client.registration,
       redirectUri: q.redirect_uri,
       state: q.state ?? null,
@@ -111,7 +114,10 @@ async function approve(req: HttpRequest, session: Session, rid: string, p: Pendi
 
 function consentPage(session: Session, rid: string, p: PendingRequest): HttpReply {
   const target = resourceByName(p.resource)!;
-  const source = p.registration === "metadata-document" ? `described by ${p.clientHost}` : `registered by the app itself; it returns to ${p.clientHost}`;
+  const source =
+    p.registration === "metadata-document"
+      ? `described by ${p.clientHost}${p.redirectHost === p.clientHost ? "" : `; it returns to ${p.redirectHost}`}`
+      : `registered by the app itself; it returns to ${p.redirectHost}`;
   return page(
     "Allow access?",
     `<h1>Allow ${escapeHtml(p.clientName)} to use ${escapeHtml(target.title)}?</h1>
