@@ -110,12 +110,66 @@ describe("tokens and codes", () => {
     expect(res.headers.get("location")).toContain("/consent?rid=");
   });
 
-  test("PKCE is required, S256 only", async () => {
+  test("PKCE is required, S256 only; a malformed request is shown, never redirected (no open redirector)", async () => {
     const clientId = await register();
     const res = await fetch(authorizeUrl(clientId, "x".repeat(43), { code_challenge_method: "plain" }), { redirect: "manual" });
-    const back = new URL(res.headers.get("location")!);
-    expect(back.searchParams.get("error")).toBe("invalid_request");
-    expect(back.searchParams.get("error_description")).toMatch(/S256/);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(await res.text()).toContain("PKCE is required: send code_challenge with code_challenge_method=S256");
+  });
+
+  test("the consent page names the host the code will be sent to, not just the client's first address", async () => {
+    const user = await createUser();
+    const clientId = await register([REDIRECT_URI, "https://evil.example/cb"]);
+    const { signInCookie } = await import("../support/devices.js");
+    const cookie = await signInCookie(user);
+    const start = await fetch(authorizeUrl(clientId, pkce().challenge, { redirect_uri: "https://evil.example/cb" }), { redirect: "manual" });
+    const page = await (await fetch(new URL(start.headers.get("location")!), { headers: { cookie } })).text();
+    expect(page).toContain("it returns to evil.example");
+  });
+
+  test("consent, device and revoke forms without their CSRF token change nothing", async () => {
+    const user = await createUser();
+    const clientId = await register();
+    const { signInCookie } = await import("../support/devices.js");
+    const cookie = await signInCookie(user);
+    const start = await fetch(authorizeUrl(clientId, pkce().challenge), { redirect: "manual" });
+    const rid = new URL(start.headers.get("location")!).searchParams.get("rid")!;
+    const forged = (path: string, fields: Record<string, string>) =>
+      fetch(oauthUrl(path), { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body: new URLSearchParams(fields).toString() });
+    const consent = await forged("/consent", { rid, decision: "allow", csrf: "forged" });
+    expect(consent.status).toBe(403);
+    expect(consent.headers.get("location")).toBeNull();
+    const device = await (await import("../support/devices.js")).startDeviceAuthorization("desktop-agent", "forged");
+    expect(await (await forged("/device", { user_code: device.user_code, decision: "approve", csrf: "" })).text()).toContain("This form expired");
+    expect((await (await import("../support/devices.js")).pollDeviceToken("desktop-agent", device.device_code)).status).toBe(400);
+  });
+
+  test("a person cannot revoke another person's app or device from the apps page", async () => {
+    const alice = await createUser();
+    const mallory = await createUser();
+    const device = await pairDevice(alice, "figma-plugin");
+    const { signInCookie, csrfOf } = await import("../support/devices.js");
+    const cookie = await signInCookie(mallory);
+    const csrf = csrfOf(await (await fetch(oauthUrl("/apps"), { headers: { cookie } })).text());
+    const res = await fetch(oauthUrl("/apps/revoke"), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ kind: "device", id: device.deviceId, csrf }).toString(),
+    });
+    expect(res.status).toBe(303);
+    expect((await adminDb().collection("devices").doc(device.deviceId).get()).get("revokedAt")).toBeUndefined();
+  });
+
+  test("sign-in forms refuse a sandboxed page's Origin: null; discovery documents are readable from any origin", async () => {
+    const res = await fetch(oauthUrl("/signin"), { method: "POST", headers: { origin: "null", "content-type": "application/x-www-form-urlencoded" }, body: "email=a%40b.c&password=x" });
+    expect(res.status).toBe(403);
+    for (const url of [oauthUrl("/.well-known/oauth-authorization-server"), oauthUrl("/jwks"), functionUrl("dermal", "/.well-known/oauth-protected-resource")]) {
+      const doc = await fetch(url, { headers: { origin: "https://inspector.example" } });
+      expect(doc.status).toBe(200);
+      expect(doc.headers.get("access-control-allow-origin")).toBe("*");
+    }
   });
 
   test("a reused refresh token revokes the whole family", async () => {
@@ -215,10 +269,12 @@ describe("devices and accounts", () => {
     await expectRefused("knowledge", plugin.accessToken, /not issued for this resource/);
   });
 
-  test("an unpaired device's credential stops working", async () => {
+  test("an unpaired device's credential stops working, and a desktop agent's Firebase sign-in is disabled", async () => {
     const user = await createUser();
     const agent = await pairDevice(user, "desktop-agent");
-    await adminDb().collection("devices").doc(agent.deviceId).update({ revokedAt: new Date() });
+    const revoked = await fetch(oauthUrl("/revoke"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: agent.credential, client_id: "fotos-agent" }).toString() });
+    expect(revoked.status).toBe(200);
+    expect((await adminAuth().getUser(`device_${agent.deviceId}`).catch(() => ({ disabled: "no such user" }))).disabled).not.toBe(false);
     const res = await post("/token", { grant_type: "refresh_token", refresh_token: agent.credential, client_id: "fotos-agent" });
     expect(await res.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/unpaired/) });
   });
@@ -249,18 +305,21 @@ describe("sign-in methods and remembered consent", () => {
     const email = emailFor(user.uid);
     const sent = await post("/signin/email-link", { email, next: "/apps" });
     expect(await sent.text()).toContain("Check your email");
+    const nonce = sent.headers.get("set-cookie")!.split(";")[0]!;
     const codes = (await (await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/emulator/v1/projects/${PROJECT}/oobCodes`)).json()) as { oobCodes: { email: string; oobLink: string; requestType: string }[] };
     const mail = codes.oobCodes.filter((c) => c.email === email && c.requestType === "EMAIL_SIGNIN").at(-1)!;
     // The emulator's link carries the continue URL; the person's browser ends up there with the code.
     const link = new URL(mail.oobLink);
     const back = new URL(link.searchParams.get("continueUrl")!);
     back.searchParams.set("oobCode", link.searchParams.get("oobCode")!);
-    const res = await fetch(back, { redirect: "manual" });
+    // Opened in another browser (no nonce cookie), the link does not sign anyone in: login CSRF.
+    expect((await fetch(back, { redirect: "manual" })).status).toBe(403);
+    const res = await fetch(back, { redirect: "manual", headers: { cookie: nonce } });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(oauthUrl("/apps"));
     expect(res.headers.get("set-cookie")).toMatch(/^__session=.+HttpOnly; SameSite=Lax/);
     // The link works once.
-    expect((await fetch(back, { redirect: "manual" })).status).toBe(400);
+    expect((await fetch(back, { redirect: "manual", headers: { cookie: nonce } })).status).toBe(400);
   });
 
   test("consent is remembered per user and client: the second authorization goes straight back", async () => {

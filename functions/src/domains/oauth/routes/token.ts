@@ -143,9 +143,10 @@ async function exchangeDeviceCode(req: HttpRequest, f: Record<string, string>): 
     if (auth.status === "denied") return { error: oauthError(400, "access_denied", "The user declined to pair this device") };
     if (auth.status === "pending") {
       const tooSoon = auth.lastPolledAt && Date.now() - auth.lastPolledAt.toMillis() < (auth.interval * 1000) / 2;
-      tx.update(ref, { lastPolledAt: FieldValue.serverTimestamp() });
+      // RFC 8628 §3.5: each slow_down adds 5 seconds to the interval the device must keep.
+      tx.update(ref, { lastPolledAt: FieldValue.serverTimestamp(), ...(tooSoon ? { interval: auth.interval + 5 } : {}) });
       return tooSoon
-        ? { error: oauthError(400, "slow_down", `Poll at most every ${auth.interval} seconds`) }
+        ? { error: oauthError(400, "slow_down", `Poll at most every ${auth.interval + 5} seconds`) }
         : { error: oauthError(400, "authorization_pending", "Waiting for the user to confirm the code") };
     }
     tx.update(ref, { status: "consumed", deviceId });
