@@ -11,22 +11,25 @@ const common: HttpsOptions = {
   region: "us-central1",
   invoker: "public", // MCP clients call the URL directly; each domain checks the caller itself
   cors: false, // Origin is checked in http/origin.ts
+  concurrency: 80,
+  // Cost and abuse bound: at most 10 instances × concurrency in flight per function; an open
+  // function without it scales with whatever traffic arrives. Raise it per function from load data.
+  maxInstances: 10,
 };
-// Sizes per function, from bench/load.ts (one functions-framework process per function, 50
-// clients; docs/reliability.md has the figures). Inside an instance, http/capacity.ts bounds the
-// work in flight and sheds the rest (503 + Retry-After); Cloud Run scales out before that.
-// maxInstances caps what a flood can cost (and the Firestore load it can cause).
+// Inside an instance, http/capacity.ts bounds the work in flight to the function's concurrency and
+// sheds the rest (503 + Retry-After). CPU-bound functions take fewer requests per instance, so
+// Cloud Run adds instances instead of queueing work behind one CPU (docs/reliability.md).
 
 export const dermal = onRequest(
-  // Firestore reads, ~150 MB RSS under 50 clients: I/O-bound, so 80 requests share one instance.
-  { ...common, memory: "512MiB", timeoutSeconds: 60, concurrency: 80, maxInstances: 20 },
+  // Firestore reads, ~160 MB RSS under 50 clients (bench/load.ts): I/O-bound, 80 per instance.
+  { ...common, memory: "512MiB", timeoutSeconds: 60 },
   serveDomain("dermal", () => import("./domains/dermal/index.js")),
 );
 
 export const knowledge = onRequest(
-  // Vertex embeds in production (I/O); the local model (~270 MB RSS under load) is CPU-bound, so
+  // Vertex embeds in production (I/O); the local model (~285 MB RSS under load) is CPU-bound, so
   // fewer requests per instance than dermal: 40, and 1 GiB for the model's working memory.
-  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 120, concurrency: 40, maxInstances: 20 },
+  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 120, concurrency: 40 },
   serveDomain("knowledge", () => import("./domains/knowledge/index.js")),
 );
 
@@ -34,12 +37,12 @@ export const mermaid = onRequest(
   // Rendering is CPU-bound in a small worker pool (~530 MB RSS under load with two workers): with
   // 16 requests per instance Cloud Run adds instances instead of queueing renders behind one CPU.
   // The pool's heap caps must fit inside this 1 GiB together with the main thread.
-  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 60, concurrency: 16, maxInstances: 10 },
+  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 60, concurrency: 16 },
   serveDomain("mermaid", () => import("./domains/mermaid/index.js")),
 );
 
 // The OAuth 2.1 authorization server (sign-in, consent, device pairing); serves no MCP.
 export const oauth = onRequest(
-  { ...common, memory: "512MiB", timeoutSeconds: 30, concurrency: 80, secrets: [oauthSigningKey] },
+  { ...common, memory: "512MiB", timeoutSeconds: 30, secrets: [oauthSigningKey] },
   serveDomain("oauth", () => import("./domains/oauth/index.js")),
 );
