@@ -24,3 +24,9 @@ export const mermaid = onRequest(
   { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 60 },
   serveDomain("mermaid", () => import("./domains/mermaid/index.js")),
 );
+
+export const figma = onRequest(
+  // Tools wait for the plugin (FIGMA_COMMAND_TIMEOUT_MS, 60 s) and plugin polls are held ~25 s.
+  { ...common, memory: "512MiB", timeoutSeconds: 120 },
+  serveDomain("figma", () => import("./domains/figma/index.js")),
+);

@@ -1,0 +1,174 @@
+// What the plugin calls (from Figma's iframe: `Origin: null`, a figma-plugin device token):
+//   POST /plugin/sessions   register (or resume) a session → {roomId, keepaliveSeconds, pollSeconds}
+//   POST /plugin/heartbeat  {roomId, page?} keeps it offered
+//   GET  /plugin/commands?room=…  long-poll: held until a command arrives (or ~25 s) → {commands}
+//   POST /plugin/results    {roomId, commandId, ok, result | error}
+//   POST /plugin/close      {roomId} the window is closing: the session goes away now
+// A room that is not this device's reads like an unknown one (404), whoever asks.
+import { z } from "zod";
+import { device, type HttpReply, type HttpRequest, type HttpRoute, type RequestContext } from "../../mcp/define.js";
+import { notFound, unauthenticated } from "../../mcp/errors.js";
+import { parseInput } from "../../mcp/validation.js";
+import {
+  DEFAULT_KEEPALIVE_SECONDS,
+  MAX_KEEPALIVE_SECONDS,
+  MAX_RESULT_BODY_BYTES,
+  MAX_STORED_RESULT_CHARS,
+  MIN_KEEPALIVE_SECONDS,
+  POLL_HOLD_MS,
+} from "./config.js";
+import { fitExportForModel } from "./image.js";
+import { claimPending, commandsOf, deleteSession, deviceSession, newId, registerSession, storeResult, touchSession, type Session } from "./store.js";
+
+const plugin = { ...device("figma-plugin"), allowNullOrigin: true };
+
+const text = (max: number) => z.string().trim().max(max);
+const registerInput = z.object({
+  roomId: z.string().max(64).optional().describe("The room this window had before (resumed when it is still this device's)"),
+  figmaUserId: text(64).min(1),
+  figmaUserName: text(200).default(""),
+  fileKey: text(128).default(""),
+  fileName: text(300).min(1),
+  pageId: text(64).default(""),
+  pageName: text(300).default(""),
+  keepaliveSeconds: z.number().int().min(MIN_KEEPALIVE_SECONDS).max(MAX_KEEPALIVE_SECONDS).default(DEFAULT_KEEPALIVE_SECONDS),
+});
+const heartbeatInput = z.object({
+  roomId: z.string().max(64),
+  fileName: text(300).min(1).optional(),
+  pageId: text(64).optional(),
+  pageName: text(300).optional(),
+});
+const resultInput = z.object({
+  roomId: z.string().max(64),
+  commandId: z.string().max(64),
+  ok: z.boolean(),
+  result: z.unknown().optional(),
+  error: z.object({ code: z.string().max(40).optional(), message: z.string().max(2000) }).optional(),
+});
+const closeInput = z.object({ roomId: z.string().max(64) });
+
+function deviceOf(ctx: RequestContext): { uid: string; deviceId: string } {
+  const caller = ctx.caller;
+  if (!caller?.device) throw unauthenticated("Pair the Figma plugin with your account first (the plugin window shows how)");
+  return { uid: caller.uid, deviceId: caller.device.id };
+}
+
+async function ownSession(ctx: RequestContext, roomId: string): Promise<Session> {
+  const { uid, deviceId } = deviceOf(ctx);
+  const session = await deviceSession(roomId, uid, deviceId);
+  if (!session) throw notFound(`Session ${JSON.stringify(roomId)}`);
+  return session;
+}
+
+const registerRoute: HttpRoute = {
+  method: "POST",
+  path: "/plugin/sessions",
+  access: plugin,
+  async handle(req: HttpRequest, ctx: RequestContext): Promise<HttpReply> {
+    const { uid, deviceId } = deviceOf(ctx);
+    const { roomId, ...fields } = parseInput(registerInput, req.body);
+    const session = await registerSession(uid, deviceId, fields, roomId);
+    return { status: 200, body: { roomId: session.roomId, keepaliveSeconds: session.keepaliveSeconds, pollSeconds: Math.round(POLL_HOLD_MS / 1000) } };
+  },
+};
+
+const heartbeatRoute: HttpRoute = {
+  method: "POST",
+  path: "/plugin/heartbeat",
+  access: plugin,
+  async handle(req, ctx) {
+    const { roomId, ...page } = parseInput(heartbeatInput, req.body);
+    await ownSession(ctx, roomId);
+    await touchSession(roomId, page);
+    return { status: 200, body: { ok: true } };
+  },
+};
+
+const commandsRoute: HttpRoute = {
+  method: "GET",
+  path: "/plugin/commands",
+  access: plugin,
+  body: { type: "none" },
+  async handle(req, ctx) {
+    const roomId = String(req.query.room ?? "");
+    await ownSession(ctx, roomId);
+    const pollId = newId();
+    await touchSession(roomId, { pollId }); // this poll supersedes any older one of the room
+    const commands = await waitForCommands(roomId, pollId, ctx.signal);
+    return { status: 200, body: commands };
+  },
+};
+
+/** Holds the poll until the room has pending commands, the hold ends, or the plugin goes away. */
+async function waitForCommands(roomId: string, pollId: string, signal: AbortSignal): Promise<{ commands: unknown[]; superseded?: true }> {
+  const deadline = Date.now() + POLL_HOLD_MS;
+  while (!signal.aborted && Date.now() < deadline) {
+    const arrived = await new Promise<boolean>((resolve) => {
+      let done = false;
+      const finish = (value: boolean) => {
+        if (done) return;
+        done = true;
+        unsubscribe();
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      };
+      const onAbort = () => finish(false);
+      const timer = setTimeout(() => finish(false), Math.max(0, deadline - Date.now()));
+      signal.addEventListener("abort", onAbort, { once: true });
+      const unsubscribe = commandsOf(roomId)
+        .where("state", "==", "pending")
+        .onSnapshot(
+          (snap) => {
+            if (!snap.empty) finish(true);
+          },
+          () => finish(false),
+        );
+    });
+    if (!arrived) break;
+    const claimed = await claimPending(roomId, pollId);
+    if (claimed.superseded) return { commands: [], superseded: true };
+    if (claimed.commands.length) return { commands: claimed.commands };
+    // Another poll took them between the snapshot and the claim: keep waiting.
+  }
+  return { commands: [] };
+}
+
+const resultsRoute: HttpRoute = {
+  method: "POST",
+  path: "/plugin/results",
+  access: plugin,
+  body: { type: "json", maxBytes: MAX_RESULT_BODY_BYTES },
+  async handle(req, ctx) {
+    const input = parseInput(resultInput, req.body);
+    await ownSession(ctx, input.roomId);
+    const answer = input.ok
+      ? { ok: true, result: await fitExportForModel(input.result) }
+      : { ok: false, error: input.error ?? { message: "The plugin could not run this command" } };
+    let json = JSON.stringify(answer);
+    if (json.length > MAX_STORED_RESULT_CHARS) {
+      json = JSON.stringify({
+        ok: false,
+        error: { code: "too_large", message: `The answer from Figma is ${Math.ceil(json.length / 1024)} KB, more than one result may carry: ask for less (a smaller limit, depth or node)` },
+      });
+    }
+    const stored = await storeResult(input.roomId, input.commandId, json);
+    if (!stored) throw notFound(`Command ${JSON.stringify(input.commandId)} (it was cancelled or timed out)`);
+    return { status: 200, body: { ok: true } };
+  },
+};
+
+const closeRoute: HttpRoute = {
+  method: "POST",
+  path: "/plugin/close",
+  access: plugin,
+  async handle(req, ctx) {
+    const { roomId } = parseInput(closeInput, req.body);
+    await ownSession(ctx, roomId);
+    await deleteSession(roomId);
+    return { status: 200, body: { ok: true } };
+  },
+};
+
+export const pluginRoutes: HttpRoute[] = [registerRoute, heartbeatRoute, commandsRoute, resultsRoute, closeRoute];

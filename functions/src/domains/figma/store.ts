@@ -1,0 +1,173 @@
+// The session registry and command relay in Firestore, written only by this function (the rules
+// deny every client). figma_sessions/{roomId} is one open plugin window; its commands live in
+// figma_sessions/{roomId}/commands/{commandId} until answered, then are deleted by the waiting tool.
+import { randomBytes } from "node:crypto";
+import { FieldValue, Timestamp, type DocumentReference, type Firestore } from "firebase-admin/firestore";
+import { firestore } from "../../platform/firebase.js";
+import { MISSED_HEARTBEATS } from "./config.js";
+
+export const SESSIONS = "figma_sessions";
+export const COMMANDS = "commands";
+
+export interface Session {
+  roomId: string;
+  ownerUid: string;
+  deviceId: string;
+  figmaUserId: string;
+  figmaUserName: string;
+  fileKey: string;
+  fileName: string;
+  pageId: string;
+  pageName: string;
+  keepaliveSeconds: number;
+  /** The poll currently allowed to take commands (a newer poll supersedes older ones). */
+  pollId: string | null;
+  createdAt: Date;
+  lastSeenAt: Date;
+}
+
+export type CommandState = "pending" | "delivered" | "done";
+
+export interface CommandDoc {
+  commandId: string;
+  tool: string;
+  argsJson: string;
+  state: CommandState;
+  resultJson?: string;
+  createdAt: Timestamp;
+  deliveredAt?: Timestamp;
+  /** For a Firestore TTL policy: commands never outlive a day even if a cleanup was missed. */
+  expireAt: Timestamp;
+}
+
+export interface SessionFields {
+  figmaUserId: string;
+  figmaUserName: string;
+  fileKey: string;
+  fileName: string;
+  pageId: string;
+  pageName: string;
+  keepaliveSeconds: number;
+}
+
+const db = (): Firestore => firestore();
+export const sessionRef = (roomId: string) => db().collection(SESSIONS).doc(roomId);
+export const commandsOf = (roomId: string) => sessionRef(roomId).collection(COMMANDS);
+
+/** A fresh, unguessable room id in the seed's `room-…` form. */
+export const newRoomId = () => `room-${randomBytes(12).toString("hex")}`;
+export const newId = () => randomBytes(12).toString("hex");
+
+const DAY_MS = 24 * 3600 * 1000;
+const expiry = (fromMs = Date.now()) => Timestamp.fromMillis(fromMs + DAY_MS);
+
+export function toSession(data: FirebaseFirestore.DocumentData): Session {
+  return {
+    roomId: String(data.roomId),
+    ownerUid: String(data.ownerUid),
+    deviceId: String(data.deviceId),
+    figmaUserId: String(data.figmaUserId ?? ""),
+    figmaUserName: String(data.figmaUserName ?? ""),
+    fileKey: String(data.fileKey ?? ""),
+    fileName: String(data.fileName ?? ""),
+    pageId: String(data.pageId ?? ""),
+    pageName: String(data.pageName ?? ""),
+    keepaliveSeconds: Number(data.keepaliveSeconds) || 5,
+    pollId: typeof data.pollId === "string" ? data.pollId : null,
+    createdAt: (data.createdAt as Timestamp | undefined)?.toDate() ?? new Date(0),
+    lastSeenAt: (data.lastSeenAt as Timestamp | undefined)?.toDate() ?? new Date(0),
+  };
+}
+
+/** How long after its last heartbeat a session counts as gone. */
+export const staleAfterMs = (s: Pick<Session, "keepaliveSeconds">) => s.keepaliveSeconds * MISSED_HEARTBEATS * 1000 + 1000;
+export const isAlive = (s: Session, now = Date.now()) => now - s.lastSeenAt.getTime() <= staleAfterMs(s);
+
+/** Registers a plugin window, or resumes its earlier room when the same device still owns it. */
+export async function registerSession(ownerUid: string, deviceId: string, fields: SessionFields, resumeRoomId?: string): Promise<Session> {
+  const now = Timestamp.now();
+  if (resumeRoomId) {
+    const ref = sessionRef(resumeRoomId);
+    const resumed = await db().runTransaction(async (tx) => {
+      const snap = await tx.get(ref);
+      const data = snap.data();
+      if (!data || data.ownerUid !== ownerUid || data.deviceId !== deviceId) return false;
+      tx.update(ref, { ...fields, lastSeenAt: now, expireAt: expiry() });
+      return true;
+    });
+    if (resumed) return toSession((await ref.get()).data()!);
+  }
+  const roomId = newRoomId();
+  const doc = { roomId, ownerUid, deviceId, ...fields, pollId: null, createdAt: now, lastSeenAt: now, expireAt: expiry() };
+  await sessionRef(roomId).create(doc);
+  return toSession(doc);
+}
+
+/** The session if it exists and belongs to this device of this user; otherwise undefined (never someone else's). */
+export async function deviceSession(roomId: string, ownerUid: string, deviceId: string): Promise<Session | undefined> {
+  if (!/^room-[0-9a-f]{24}$/.test(roomId)) return undefined;
+  const snap = await sessionRef(roomId).get();
+  const data = snap.data();
+  if (!data || data.ownerUid !== ownerUid || data.deviceId !== deviceId) return undefined;
+  return toSession(data);
+}
+
+export async function touchSession(roomId: string, fields: Partial<SessionFields> & { pollId?: string }): Promise<void> {
+  await sessionRef(roomId).update({ ...fields, lastSeenAt: Timestamp.now(), expireAt: expiry() });
+}
+
+/** Every session the user's plugins registered (alive or not). */
+export async function sessionsOfOwner(ownerUid: string): Promise<Session[]> {
+  const snap = await db().collection(SESSIONS).where("ownerUid", "==", ownerUid).get();
+  return snap.docs.map((d) => toSession(d.data()));
+}
+
+/** Deletes a session and whatever commands it still had. */
+export async function deleteSession(roomId: string): Promise<void> {
+  await db().recursiveDelete(sessionRef(roomId));
+}
+
+/** Files a command for a room; the tool then watches its document. */
+export async function fileCommand(roomId: string, tool: string, args: unknown): Promise<DocumentReference> {
+  const commandId = newId();
+  const ref = commandsOf(roomId).doc(commandId);
+  await ref.create({ commandId, tool, argsJson: JSON.stringify(args ?? {}), state: "pending", createdAt: FieldValue.serverTimestamp(), expireAt: expiry() });
+  return ref;
+}
+
+export interface DeliveredCommand {
+  commandId: string;
+  tool: string;
+  args: unknown;
+}
+
+/**
+ * Hands the room's pending commands to the poll `pollId`, oldest first, unless a newer poll of the
+ * same room took over meanwhile (then nothing: a poll from a dropped connection must not swallow
+ * commands the plugin would never see).
+ */
+export async function claimPending(roomId: string, pollId: string): Promise<{ superseded: boolean; commands: DeliveredCommand[] }> {
+  return db().runTransaction(async (tx) => {
+    const session = await tx.get(sessionRef(roomId));
+    if (!session.exists || session.data()!.pollId !== pollId) return { superseded: true, commands: [] };
+    const pending = await tx.get(commandsOf(roomId).where("state", "==", "pending"));
+    const docs = pending.docs
+      .map((d) => d.data() as CommandDoc)
+      .sort((a, b) => (a.createdAt?.toMillis() ?? 0) - (b.createdAt?.toMillis() ?? 0));
+    const deliveredAt = Timestamp.now();
+    for (const c of docs) tx.update(commandsOf(roomId).doc(c.commandId), { state: "delivered", deliveredAt });
+    return { superseded: false, commands: docs.map((c) => ({ commandId: c.commandId, tool: c.tool, args: JSON.parse(c.argsJson) as unknown })) };
+  });
+}
+
+/** Stores a plugin's answer; false when the command is no longer waited for (timed out, cancelled). */
+export async function storeResult(roomId: string, commandId: string, resultJson: string): Promise<boolean> {
+  if (!/^[0-9a-f]{24}$/.test(commandId)) return false;
+  const ref = commandsOf(roomId).doc(commandId);
+  return db().runTransaction(async (tx) => {
+    const snap = await tx.get(ref);
+    if (!snap.exists || snap.data()!.state === "done") return false;
+    tx.update(ref, { state: "done", resultJson });
+    return true;
+  });
+}
