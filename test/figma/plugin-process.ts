@@ -4,6 +4,7 @@
 //   FIGMA_URL, OAUTH_TOKEN_URL, PLUGIN_CREDENTIAL (JSON {deviceId, refreshToken}), PLUGIN_ACCESS_TOKEN (optional first token)
 //   FIGMA_USER_ID, FIGMA_USER_NAME, FIGMA_FILE_NAME, KEEPALIVE_SECONDS
 //   DIE_ON_TOOL   the process kills itself (SIGKILL, no goodbye) when it receives this command
+//   HANG_ON_TOOL  the command never finishes (the plugin stays alive and keeps its heartbeat)
 // Reports {type: "state", state} and {type: "command", tool} to the parent; answers {type: "dump"}.
 import { Bridge } from "../../figma-plugin/src/bridge.js";
 import { runCommand } from "../../figma-plugin/src/commands.js";
@@ -27,6 +28,7 @@ const credential = JSON.parse(env("PLUGIN_CREDENTIAL")) as { deviceId: string; r
 const first = process.env.PLUGIN_ACCESS_TOKEN;
 const tokens = new TokenSource({ deviceAuthorization: "", token: env("OAUTH_TOKEN_URL") }, credential, first ? { accessToken: first, expiresAt: Date.now() + 10 * 60_000 } : undefined);
 const dieOn = process.env.DIE_ON_TOOL;
+const hangOn = process.env.HANG_ON_TOOL;
 const send = (msg: unknown) => process.send?.(msg);
 
 const bridge = new Bridge({
@@ -45,6 +47,7 @@ const bridge = new Bridge({
   async execute(command) {
     send({ type: "command", tool: command.tool, commandId: command.commandId });
     if (command.tool === dieOn) process.kill(process.pid, "SIGKILL");
+    if (command.tool === hangOn) return new Promise(() => undefined);
     return runCommand(command.tool, command.args);
   },
   onState: (state) => send({ type: "state", state }),

@@ -12,6 +12,7 @@ export interface PluginOptions {
   fileName?: string;
   keepaliveSeconds?: number;
   dieOnTool?: string;
+  hangOnTool?: string;
   resumeRoomId?: string;
 }
 
@@ -47,6 +48,7 @@ export async function startPlugin(opts: PluginOptions): Promise<PluginProcess> {
       FIGMA_FILE_NAME: opts.fileName ?? "Landing page",
       KEEPALIVE_SECONDS: String(opts.keepaliveSeconds ?? 1),
       ...(opts.dieOnTool ? { DIE_ON_TOOL: opts.dieOnTool } : {}),
+      ...(opts.hangOnTool ? { HANG_ON_TOOL: opts.hangOnTool } : {}),
       ...(opts.resumeRoomId ? { RESUME_ROOM_ID: opts.resumeRoomId } : {}),
     },
   });
