@@ -99,6 +99,6 @@ describe("through Firestore directly", () => {
     await assertFails(getDoc(doc(owner, "figma_sessions/room-aaaaaaaaaaaaaaaaaaaaaaaa")));
     await assertFails(getDocs(collection(owner, "figma_sessions")));
     await assertFails(setDoc(doc(owner, "figma_sessions/room-bbbbbbbbbbbbbbbbbbbbbbbb"), { ownerUid: "owner" }));
-    await assertFails(setDoc(doc(owner, "figma_sessions/room-aaaaaaaaaaaaaaaaaaaaaaaa/commands/x"), { tool: "delete_node" }));
+    await assertFails(setDoc(doc(owner, "figma_sessions/room-aaaaaaaaaaaaaaaaaaaaaaaa/figma_commands/x"), { tool: "delete_node" }));
   });
 });

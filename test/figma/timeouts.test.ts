@@ -9,7 +9,7 @@ import { callTool, figmaClient, openPlugin, stopAllPlugins, textOf } from "./sup
 
 afterEach(stopAllPlugins);
 
-const pendingCommands = async (roomId: string) => (await adminDb().collection(`figma_sessions/${roomId}/commands`).get()).size;
+const pendingCommands = async (roomId: string) => (await adminDb().collection(`figma_sessions/${roomId}/figma_commands`).get()).size;
 
 describe("plugin gone mid-command", () => {
   test("killed after taking the command: the tool says the plugin stopped responding; nothing is left", async () => {
@@ -57,7 +57,5 @@ test.skipIf(configured > 10_000)("a live plugin that never answers: the tool tim
       "that the MCP Bridge plugin window shows Connected and is not busy (a large export or scan can take a while), then try again (504)",
   );
   expect(await pendingCommands(plugin.roomId)).toBe(0);
-  // The plugin is still there and answers the next command.
-  expect((await callTool(agent, "get_selection")).isError).toBeFalsy();
   await agent.close();
 });

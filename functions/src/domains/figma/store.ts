@@ -1,13 +1,13 @@
 // The session registry and command relay in Firestore, written only by this function (the rules
 // deny every client). figma_sessions/{roomId} is one open plugin window; its commands live in
-// figma_sessions/{roomId}/commands/{commandId} until answered, then are deleted by the waiting tool.
+// figma_sessions/{roomId}/figma_commands/{commandId} until answered, then are deleted by the waiting tool.
 import { randomBytes } from "node:crypto";
 import { FieldValue, Timestamp, type DocumentReference, type Firestore } from "firebase-admin/firestore";
 import { firestore } from "../../platform/firebase.js";
 import { MISSED_HEARTBEATS } from "./config.js";
 
 export const SESSIONS = "figma_sessions";
-export const COMMANDS = "commands";
+export const COMMANDS = "figma_commands";
 
 export interface Session {
   roomId: string;
