@@ -49,6 +49,13 @@ class HttpError extends Error {
   }
 }
 
+/** "fetch failed" says little: the cause (connection refused, DNS…) says what to fix. */
+function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as Error & { cause?: unknown }).cause;
+  return cause instanceof Error && cause.message ? `${err.message}: ${cause.message}` : err.message;
+}
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
@@ -132,7 +139,7 @@ export class Bridge {
         failures++;
         const delay = Math.min(15, 2 ** Math.min(failures - 1, 4));
         this.registered = false;
-        this.state({ status: "reconnecting", reason: err instanceof Error ? err.message : String(err), retryInSeconds: delay });
+        this.state({ status: "reconnecting", reason: describeError(err), retryInSeconds: delay });
         this.wake = new AbortController();
         await sleep(delay * 1000, this.wake.signal);
       }

@@ -50,7 +50,7 @@ const bridge = new Bridge({
     if (command.tool === hangOn) return new Promise(() => undefined);
     return runCommand(command.tool, command.args);
   },
-  onState: (state) => send({ type: "state", state }),
+  onState: (state) => { if (process.env.PLUGIN_DEBUG) console.error("[plugin]", JSON.stringify(state)); send({ type: "state", state }); },
 });
 
 process.on("message", async (msg: { type: string }) => {
