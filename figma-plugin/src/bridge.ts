@@ -1,5 +1,6 @@
-// The plugin's side of the relay: register a session for the open file, heartbeat it, long-poll
-// the figma function for commands, run them in order, post the answers. Survives sleep and network
+// The plugin's side of the relay: register a session for the open file, long-poll the figma
+// function for commands (each poll doubles as the session's heartbeat), run them in order, post
+// the answers. Survives sleep and network
 // loss: any failure leads to reconnecting with backoff, resuming the same room when it still exists.
 // Only `fetch` and timers are used, so the plugin UI and the test harness run the same code.
 import type { Answer } from "./commands";
@@ -34,7 +35,7 @@ export interface BridgeOptions {
   context(): SessionContext;
   execute(command: Command): Promise<Answer>;
   onState?(state: BridgeState): void;
-  /** Heartbeat interval asked of the server (1–30 s). */
+  /** Keep-alive asked of the server (1–30 s): polls come at least this often; missing 3 ends the session. */
   keepaliveSeconds?: number;
   /** A room this window had before (kept across reloads). */
   roomId?: string;
@@ -68,12 +69,13 @@ export class Bridge {
   private keepalive: number;
   /** Aborted to stop, or to cut a wait short (kick) and reconnect now. */
   private wake = new AbortController();
-  private heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
+  /** How long the server holds a poll; a poll that takes much longer hangs on a dead connection. */
+  private pollSeconds = 25;
   private queue: Promise<void> = Promise.resolve();
   private registered = false;
 
   constructor(private readonly opts: BridgeOptions) {
-    this.keepalive = opts.keepaliveSeconds ?? 5;
+    this.keepalive = opts.keepaliveSeconds ?? 10;
     this.roomId = opts.roomId;
   }
 
@@ -91,7 +93,6 @@ export class Bridge {
   async stop(close = true): Promise<void> {
     this.running = false;
     this.wake.abort();
-    if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
     if (close && this.roomId && this.registered) await this.post("/plugin/close", { roomId: this.roomId }).catch(() => undefined);
     this.state({ status: "stopped" });
   }
@@ -101,7 +102,7 @@ export class Bridge {
     this.wake.abort();
   }
 
-  /** The page or file name changed: tell the server with the next heartbeat, now. */
+  /** The page or file name changed: tell the server now (list_sessions shows the page). */
   contextChanged(): void {
     if (this.registered) void this.heartbeat();
   }
@@ -119,7 +120,6 @@ export class Bridge {
           await this.register();
           failures = 0;
           this.state({ status: "connected", roomId: this.roomId! });
-          this.scheduleHeartbeat();
         }
         const commands = await this.poll();
         failures = 0;
@@ -162,22 +162,12 @@ export class Bridge {
     const body = (await this.post("/plugin/sessions", { ...this.opts.context(), roomId: this.roomId, keepaliveSeconds: this.keepalive })) as {
       roomId: string;
       keepaliveSeconds: number;
+      pollSeconds: number;
     };
     this.roomId = body.roomId;
     this.keepalive = body.keepaliveSeconds;
+    this.pollSeconds = body.pollSeconds;
     this.registered = true;
-  }
-
-  private scheduleHeartbeat(): void {
-    if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
-    const expected = Date.now() + this.keepalive * 1000;
-    this.heartbeatTimer = setTimeout(async () => {
-      if (!this.running) return;
-      // A timer that fires far too late means the computer slept: the session may be gone.
-      if (Date.now() - expected > this.keepalive * 2000) this.kick();
-      else await this.heartbeat();
-      if (this.running) this.scheduleHeartbeat();
-    }, this.keepalive * 1000);
   }
 
   private async heartbeat(): Promise<void> {
@@ -190,18 +180,27 @@ export class Bridge {
     }
   }
 
+  /**
+   * One long-poll. Each poll also tells the server the window is alive (the server holds it at
+   * most one keep-alive interval, so polls come at least that often). A poll that outlives the
+   * hold by far is stuck on a connection that died (sleep, network change): give up and reconnect.
+   */
   private async poll(): Promise<Command[]> {
     const ctl = new AbortController();
-    const abort = () => ctl.abort();
-    this.wake.signal.addEventListener("abort", abort, { once: true });
+    const kicked = () => ctl.abort();
+    this.wake.signal.addEventListener("abort", kicked, { once: true });
+    let stuck = false;
+    const watchdog = setTimeout(() => ((stuck = true), ctl.abort()), (this.pollSeconds + 20) * 1000);
     try {
       const body = (await this.request("GET", `/plugin/commands?room=${encodeURIComponent(this.roomId!)}`, undefined, ctl.signal)) as { commands: Command[] };
       return body.commands ?? [];
     } catch (err) {
+      if (stuck) throw new Error("the connection stopped answering");
       if (ctl.signal.aborted) return [];
       throw err;
     } finally {
-      this.wake.signal.removeEventListener("abort", abort);
+      clearTimeout(watchdog);
+      this.wake.signal.removeEventListener("abort", kicked);
     }
   }
 

@@ -29,7 +29,8 @@ describe("resolution", () => {
     const user = await createUser();
     const plugin = await openPlugin(user, { fileName: "Only file" });
     const agent = await figmaClient(user);
-    expect(structured(await callTool(agent, "get_selection"))).toMatchObject({ sessionId: plugin.roomId, fileName: "Only file" });
+    const first = await callTool(agent, "get_selection");
+    expect(structured(first), textOf(first)).toMatchObject({ sessionId: plugin.roomId, fileName: "Only file" });
     expect(structured(await callTool(agent, "get_selection", { sessionId: plugin.roomId }))).toMatchObject({ sessionId: plugin.roomId });
     expect(structured(await callTool(agent, "get_selection", { roomId: plugin.roomId }))).toMatchObject({ sessionId: plugin.roomId });
     await agent.close();
@@ -77,7 +78,8 @@ describe("resolution", () => {
     await linusAgent.close();
 
     const both = await figmaClient(user, { userIds: ["501", "777"] });
-    expect(structured(await callTool(both, "get_selection"))).toMatchObject({ error: "multiple_users" });
+    const bothResult = await callTool(both, "get_selection");
+    expect(structured(bothResult), textOf(bothResult)).toMatchObject({ error: "multiple_users" });
     await both.close();
 
     const nobody = await figmaClient(user, { userIds: ["999"] });

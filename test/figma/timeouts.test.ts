@@ -1,5 +1,5 @@
 // A tool never waits on a plugin that is gone: killed mid-command (no goodbye) → a clear error
-// after the missed heartbeats (the test plugin declares a 1 s keep-alive, so this takes seconds);
+// after the missed heartbeats (the test plugin declares a 5 s keep-alive: three missed polls and a grace, about 17 s);
 // closed mid-command → at once. Either way nothing is left pending for a plugin to run later.
 // The overall command timeout (FIGMA_COMMAND_TIMEOUT_MS, 60 s by default) is checked when the suite
 // runs with a small value, e.g. `FIGMA_COMMAND_TIMEOUT_MS=3000 npm test -- test/figma`.

@@ -1,7 +1,8 @@
 // What the plugin calls (from Figma's iframe: `Origin: null`, a figma-plugin device token):
 //   POST /plugin/sessions   register (or resume) a session → {roomId, keepaliveSeconds, pollSeconds}
-//   POST /plugin/heartbeat  {roomId, page?} keeps it offered
-//   GET  /plugin/commands?room=…  long-poll: held until a command arrives (or ~25 s) → {commands}
+//   GET  /plugin/commands?room=…  long-poll, also the heartbeat: held until a command arrives or
+//                           for pollSeconds (≤ keep-alive, ≤ ~25 s) → {commands}
+//   POST /plugin/heartbeat  {roomId, page?} the page or file name changed (also keeps it offered)
 //   POST /plugin/results    {roomId, commandId, ok, result | error}
 //   POST /plugin/close      {roomId} the window is closing: the session goes away now
 // A room that is not this device's reads like an unknown one (404), whoever asks.
@@ -21,6 +22,9 @@ import { fitExportForModel } from "./image.js";
 import { claimPending, commandsOf, deleteSession, deviceSession, newId, registerSession, storeResult, touchSession, type Session } from "./store.js";
 
 const plugin = { ...device("figma-plugin"), allowNullOrigin: true };
+
+/** A poll is held at most one keep-alive interval: the next poll is the session's next heartbeat. */
+const holdMs = (s: Pick<Session, "keepaliveSeconds">) => Math.min(POLL_HOLD_MS, s.keepaliveSeconds * 1000);
 
 const text = (max: number) => z.string().trim().max(max);
 const registerInput = z.object({
@@ -69,7 +73,7 @@ const registerRoute: HttpRoute = {
     const { uid, deviceId } = deviceOf(ctx);
     const { roomId, ...fields } = parseInput(registerInput, req.body);
     const session = await registerSession(uid, deviceId, fields, roomId);
-    return { status: 200, body: { roomId: session.roomId, keepaliveSeconds: session.keepaliveSeconds, pollSeconds: Math.round(POLL_HOLD_MS / 1000) } };
+    return { status: 200, body: { roomId: session.roomId, keepaliveSeconds: session.keepaliveSeconds, pollSeconds: holdMs(session) / 1000 } };
   },
 };
 
@@ -92,17 +96,17 @@ const commandsRoute: HttpRoute = {
   body: { type: "none" },
   async handle(req, ctx) {
     const roomId = String(req.query.room ?? "");
-    await ownSession(ctx, roomId);
+    const session = await ownSession(ctx, roomId);
     const pollId = newId();
-    await touchSession(roomId, { pollId }); // this poll supersedes any older one of the room
-    const commands = await waitForCommands(roomId, pollId, ctx.signal);
+    await touchSession(roomId, { pollId }); // the heartbeat; and this poll supersedes any older one of the room
+    const commands = await waitForCommands(roomId, pollId, holdMs(session), ctx.signal);
     return { status: 200, body: commands };
   },
 };
 
 /** Holds the poll until the room has pending commands, the hold ends, or the plugin goes away. */
-async function waitForCommands(roomId: string, pollId: string, signal: AbortSignal): Promise<{ commands: unknown[]; superseded?: true }> {
-  const deadline = Date.now() + POLL_HOLD_MS;
+async function waitForCommands(roomId: string, pollId: string, hold: number, signal: AbortSignal): Promise<{ commands: unknown[]; superseded?: true }> {
+  const deadline = Date.now() + hold;
   while (!signal.aborted && Date.now() < deadline) {
     const arrived = await new Promise<boolean>((resolve) => {
       let done = false;

@@ -74,7 +74,7 @@ export function callerUid(ctx: RequestContext): string {
 const ROOM_ID = /^room-[0-9a-f]{24}$/;
 
 const roomNotFound = (roomId: string) =>
-  notFound(`Figma session ${JSON.stringify(roomId)} not found: it may have been closed. Call list_sessions (or omit sessionId) to see your open sessions; if the file is open, ${lowerFirst(OPEN_PLUGIN_HOWTO)}`);
+  new ToolError("not_found", `Figma session ${JSON.stringify(roomId)} not found: it may have been closed. Call list_sessions (or omit sessionId) to see your open sessions; if the file is open, ${lowerFirst(OPEN_PLUGIN_HOWTO)}`);
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { FieldValue, Timestamp, type DocumentReference, type Firestore } from "firebase-admin/firestore";
 import { firestore } from "../../platform/firebase.js";
-import { MISSED_HEARTBEATS } from "./config.js";
+import { HEARTBEAT_GRACE_MS, MISSED_HEARTBEATS } from "./config.js";
 
 export const SESSIONS = "figma_sessions";
 export const COMMANDS = "figma_commands";
@@ -80,7 +80,7 @@ export function toSession(data: FirebaseFirestore.DocumentData): Session {
 }
 
 /** How long after its last heartbeat a session counts as gone. */
-export const staleAfterMs = (s: Pick<Session, "keepaliveSeconds">) => s.keepaliveSeconds * MISSED_HEARTBEATS * 1000 + 1000;
+export const staleAfterMs = (s: Pick<Session, "keepaliveSeconds">) => s.keepaliveSeconds * MISSED_HEARTBEATS * 1000 + HEARTBEAT_GRACE_MS;
 export const isAlive = (s: Session, now = Date.now()) => now - s.lastSeenAt.getTime() <= staleAfterMs(s);
 
 /** Registers a plugin window, or resumes its earlier room when the same device still owns it. */
