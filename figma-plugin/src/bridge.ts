@@ -190,7 +190,7 @@ export class Bridge {
     const kicked = () => ctl.abort();
     this.wake.signal.addEventListener("abort", kicked, { once: true });
     let stuck = false;
-    const watchdog = setTimeout(() => ((stuck = true), ctl.abort()), (this.pollSeconds + 20) * 1000);
+    const watchdog = setTimeout(() => ((stuck = true), ctl.abort()), (this.pollSeconds + 60) * 1000);
     try {
       const body = (await this.request("GET", `/plugin/commands?room=${encodeURIComponent(this.roomId!)}`, undefined, ctl.signal)) as { commands: Command[] };
       return body.commands ?? [];
