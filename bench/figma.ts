@@ -5,6 +5,7 @@
 // Plugins are real plugin processes (test/figma/plugin-process.ts) paired through the device flow.
 import { createUser } from "../test/support/emulators.js";
 import type { CallToolResult } from "@modelcontextprotocol/client";
+import type { PluginProcess } from "../test/figma/plugin.js";
 import { figmaClient, openPlugin, stopAllPlugins, structured, textOf } from "../test/figma/support.js";
 
 type Agent = Awaited<ReturnType<typeof figmaClient>>;
@@ -23,7 +24,7 @@ const texts = (n: Node): string[] => [...(n.characters !== undefined ? [n.charac
 
 async function main(): Promise<void> {
   const user = await createUser();
-  const plugins = [];
+  const plugins: PluginProcess[] = [];
   for (let i = 1; i <= 5; i++) plugins.push(await openPlugin(user, { fileName: `Bench file ${i}`, keepaliveSeconds: 5 }));
   const agent = await figmaClient(user);
   const room = plugins[0]!.roomId;

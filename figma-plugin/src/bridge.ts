@@ -3,8 +3,8 @@
 // the answers. Survives sleep and network
 // loss: any failure leads to reconnecting with backoff, resuming the same room when it still exists.
 // Only `fetch` and timers are used, so the plugin UI and the test harness run the same code.
-import type { Answer } from "./commands";
-import { PairingError, type TokenSource } from "./pairing";
+import type { Answer } from "./commands.js";
+import { PairingError, type TokenSource } from "./pairing.js";
 
 export interface SessionContext {
   figmaUserId: string;

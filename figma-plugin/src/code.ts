@@ -1,9 +1,10 @@
+/// <reference types="@figma/plugin-typings" />
 // The plugin's main thread (Figma's sandbox: document access, no network of its own here). The UI
 // iframe pairs, long-polls and posts answers; it hands each command to this thread, which runs it
 // against the open file and answers. clientStorage (the device credential) is reachable only from
 // here, so the UI asks for it by message.
-import { runCommand } from "./commands";
-import type { SessionContext } from "./bridge";
+import { runCommand } from "./commands.js";
+import type { SessionContext } from "./bridge.js";
 
 figma.showUI(__html__, { width: 320, height: 380, themeColors: true, title: "MCP Bridge" });
 

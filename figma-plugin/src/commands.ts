@@ -1,8 +1,9 @@
+/// <reference types="@figma/plugin-typings" />
 // Every command the figma function relays, implemented with the Figma Plugin API. A command's name
 // is the MCP tool's name; its args are the tool's arguments (validated by the function already,
 // checked again here where Figma would otherwise fail obscurely). Errors carry a code the function
 // maps to an MCP error and a sentence for the agent.
-import { brief, detail, tree, type Described } from "./describe";
+import { brief, detail, tree, type Described } from "./describe.js";
 
 export class CommandError extends Error {
   constructor(

@@ -1,3 +1,4 @@
+/// <reference types="@figma/plugin-typings" />
 // How layers are described to the agent: plain JSON, colours as r, g, b, a (0–1), bounded trees.
 
 export interface Brief {

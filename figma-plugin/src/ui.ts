@@ -1,8 +1,8 @@
 // The plugin window: pairs with the user's account (device code), then runs the relay (bridge.ts)
 // and shows its state and the room id. Commands go to the main thread (code.ts) and back.
-import type { Answer } from "./commands";
-import { Bridge, type BridgeState, type Command, type SessionContext } from "./bridge";
-import { discover, finishPairing, PairingError, startPairing, TokenSource, type Credential, type Endpoints } from "./pairing";
+import type { Answer } from "./commands.js";
+import { Bridge, type BridgeState, type Command, type SessionContext } from "./bridge.js";
+import { discover, finishPairing, PairingError, startPairing, TokenSource, type Credential, type Endpoints } from "./pairing.js";
 
 declare const FUNCTION_URL: string; // set by build.mjs
 declare const OAUTH_URL: string;

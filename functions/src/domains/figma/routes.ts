@@ -21,7 +21,7 @@ import {
 import { fitExportForModel } from "./image.js";
 import { claimPending, commandsOf, deleteSession, deviceSession, newId, registerSession, storeResult, touchSession, type Session } from "./store.js";
 
-const plugin = { ...device("figma-plugin"), allowNullOrigin: true };
+const plugin = device("figma-plugin"); // accepts Figma's `Origin: null` iframe
 
 /** A poll is held at most one keep-alive interval: the next poll is the session's next heartbeat. */
 const holdMs = (s: Pick<Session, "keepaliveSeconds">) => Math.min(POLL_HOLD_MS, s.keepaliveSeconds * 1000);

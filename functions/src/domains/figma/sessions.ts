@@ -14,7 +14,7 @@ export const OPEN_PLUGIN_HOWTO =
 
 /** The Figma user ids the MCP URL names (`?userIds=id1;id2`); empty = no filter. */
 export function userIdsOf(ctx: RequestContext): string[] {
-  const raw = (ctx as RequestContext & { query?: Record<string, string> }).query?.userIds ?? "";
+  const raw = ctx.query.userIds ?? "";
   return [...new Set(raw.split(/[;,]/).map((s) => s.trim()).filter(Boolean))];
 }
 
