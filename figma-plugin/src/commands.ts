@@ -1,9 +1,13 @@
-/// <reference types="@figma/plugin-typings" />
+/// <reference path="../../node_modules/@figma/plugin-typings/plugin-api.d.ts" />
 // Every command the figma function relays, implemented with the Figma Plugin API. A command's name
 // is the MCP tool's name; its args are the tool's arguments (validated by the function already,
 // checked again here where Figma would otherwise fail obscurely). Errors carry a code the function
 // maps to an MCP error and a sentence for the agent.
 import { brief, detail, tree, type Described } from "./describe.js";
+
+// Only the API's types are referenced above (not its globals, which would clash with Node's in the
+// test program); Figma defines `figma`, a model of it does in tests.
+declare const figma: PluginAPI;
 
 export class CommandError extends Error {
   constructor(

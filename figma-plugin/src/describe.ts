@@ -1,4 +1,4 @@
-/// <reference types="@figma/plugin-typings" />
+/// <reference path="../../node_modules/@figma/plugin-typings/plugin-api.d.ts" />
 // How layers are described to the agent: plain JSON, colours as r, g, b, a (0–1), bounded trees.
 
 export interface Brief {
