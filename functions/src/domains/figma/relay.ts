@@ -96,6 +96,18 @@ export async function runCommand(ctx: RequestContext, session: Session, tool: st
     for (const u of unsubscribers) u();
     for (const t of timers) clearTimeout(t);
     // Answered or not, the command's work is over: remove it (a late result then finds nothing).
-    await ref.delete().catch((err: unknown) => ctx.log.warn("command cleanup failed", { err }));
+    // A delete can lose against a poll's claim transaction on the same documents: try again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await ref.delete();
+        break;
+      } catch (err) {
+        if (attempt >= 3) {
+          ctx.log.warn("command cleanup failed", { err });
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50 * attempt));
+      }
+    }
   }
 }
