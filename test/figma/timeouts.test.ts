@@ -12,16 +12,16 @@ afterEach(stopAllPlugins);
 const configured = Number(process.env.FIGMA_COMMAND_TIMEOUT_MS ?? 60_000);
 const pendingCommands = async (roomId: string) => (await adminDb().collection(`figma_sessions/${roomId}/figma_commands`).get()).size;
 
-describe("plugin gone mid-command", () => {
+// With a command timeout shorter than the missed heartbeats (5 s keep-alive: ~17 s), the timeout
+// would answer first: these run with the default one.
+describe.skipIf(configured < 20_000)("plugin gone mid-command", () => {
   test("killed after taking the command: the tool says the plugin stopped responding; nothing is left", async () => {
     const user = await createUser();
     const plugin = await openPlugin(user, { fileName: "Crashes", dieOnTool: "delete_node" });
     const agent = await figmaClient(user);
     const r = await callTool(agent, "delete_node", { nodeId: "1:4" });
     expect(r.isError).toBe(true);
-    // (With a command timeout shorter than the missed heartbeats, that timeout answers first.)
-    if (configured < 17_000) expect(textOf(r)).toMatch(/^Error: Figma did not answer within \d+ seconds for "Crashes"/);
-    else expect(textOf(r)).toMatch(
+    expect(textOf(r)).toMatch(
       new RegExp(
         `^Error: The Figma plugin for "Crashes" \\(${plugin.roomId}\\) stopped responding \\(no heartbeat for \\d+ seconds\\): ` +
           "check that Figma is still open, the computer is awake and online, and the plugin window shows Connected, then try again \\(503\\)$",
