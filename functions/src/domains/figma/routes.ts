@@ -68,6 +68,7 @@ async function ownSession(ctx: RequestContext, roomId: string): Promise<Session>
 const registerRoute: HttpRoute = {
   method: "POST",
   path: "/plugin/sessions",
+  description: "Figma plugin (device token): register or resume the open file's session",
   access: plugin,
   async handle(req: HttpRequest, ctx: RequestContext): Promise<HttpReply> {
     const { uid, deviceId } = deviceOf(ctx);
@@ -80,6 +81,7 @@ const registerRoute: HttpRoute = {
 const heartbeatRoute: HttpRoute = {
   method: "POST",
   path: "/plugin/heartbeat",
+  description: "Figma plugin: the page or file name changed",
   access: plugin,
   async handle(req, ctx) {
     const { roomId, ...page } = parseInput(heartbeatInput, req.body);
@@ -92,6 +94,7 @@ const heartbeatRoute: HttpRoute = {
 const commandsRoute: HttpRoute = {
   method: "GET",
   path: "/plugin/commands",
+  description: "Figma plugin: long-poll for the room's commands (also its heartbeat)",
   access: plugin,
   body: { type: "none" },
   async handle(req, ctx) {
@@ -142,6 +145,7 @@ async function waitForCommands(roomId: string, pollId: string, hold: number, sig
 const resultsRoute: HttpRoute = {
   method: "POST",
   path: "/plugin/results",
+  description: "Figma plugin: a command's result (exported images are downscaled here)",
   access: plugin,
   body: { type: "json", maxBytes: MAX_RESULT_BODY_BYTES },
   async handle(req, ctx) {
@@ -166,6 +170,7 @@ const resultsRoute: HttpRoute = {
 const closeRoute: HttpRoute = {
   method: "POST",
   path: "/plugin/close",
+  description: "Figma plugin: the window closed; the session ends",
   access: plugin,
   async handle(req, ctx) {
     const { roomId } = parseInput(closeInput, req.body);
