@@ -5,7 +5,7 @@
 import type { RequestContext } from "../../mcp/define.js";
 import { ToolError, timedOut, unavailable, type ErrorKind } from "../../mcp/errors.js";
 import { COMMAND_TIMEOUT_MS, PROGRESS_EVERY_MS } from "./config.js";
-import { fileCommand, sessionRef, staleAfterMs, toSession, type Session } from "./store.js";
+import { commandsOf, fileCommand, newId, sessionRef, staleAfterMs, toSession, type Session } from "./store.js";
 
 /** What the plugin posts for a command: a result, or an error it can phrase for the agent. */
 export type PluginAnswer = { ok: true; result: unknown } | { ok: false; error: { code?: string; message: string } };
@@ -21,7 +21,9 @@ const PLUGIN_ERROR_KINDS: Record<string, ErrorKind> = {
 const where = (s: Session) => `${JSON.stringify(s.fileName)} (${s.roomId})`;
 
 export async function runCommand(ctx: RequestContext, session: Session, tool: string, args: unknown): Promise<unknown> {
-  const ref = await fileCommand(session.roomId, tool, args);
+  // Listen first (to a document about to exist), file second: the listener is ready sooner.
+  const ref = commandsOf(session.roomId).doc(newId());
+  const filed = fileCommand(ref, tool, args);
   const started = Date.now();
   let settled = false;
   const unsubscribers: (() => void)[] = [];
@@ -86,6 +88,7 @@ export async function runCommand(ctx: RequestContext, session: Session, tool: st
           void ctx.progress(waited, COMMAND_TIMEOUT_MS, `Waiting for Figma (${JSON.stringify(session.fileName)})…`);
         }, PROGRESS_EVERY_MS),
       );
+      filed.catch(fail);
       if (ctx.signal.aborted) fail(new ToolError("unavailable", "The request was cancelled"));
       ctx.signal.addEventListener("abort", () => fail(new ToolError("unavailable", "The request was cancelled")), { once: true });
     });
@@ -93,6 +96,7 @@ export async function runCommand(ctx: RequestContext, session: Session, tool: st
     const kind = PLUGIN_ERROR_KINDS[answer.error.code ?? ""] ?? "invalid_input";
     throw new ToolError(kind, String(answer.error.message).slice(0, 500));
   } finally {
+    await filed.catch(() => undefined);
     for (const u of unsubscribers) u();
     for (const t of timers) clearTimeout(t);
     // Answered or not, the command's work is over: remove it (a late result then finds nothing).

@@ -19,12 +19,12 @@ import {
   POLL_HOLD_MS,
 } from "./config.js";
 import { fitExportForModel } from "./image.js";
-import { claimPending, commandsOf, deleteSession, deviceSession, newId, registerSession, storeResult, touchSession, type Session } from "./store.js";
+import { claimPending, commandsOf, deleteSession, deviceRoom, isNotFound, newId, registerSession, storeResult, touchSession } from "./store.js";
 
 const plugin = device("figma-plugin"); // accepts Figma's `Origin: null` iframe
 
 /** A poll is held at most one keep-alive interval: the next poll is the session's next heartbeat. */
-const holdMs = (s: Pick<Session, "keepaliveSeconds">) => Math.min(POLL_HOLD_MS, s.keepaliveSeconds * 1000);
+const holdMs = (s: { keepaliveSeconds: number }) => Math.min(POLL_HOLD_MS, s.keepaliveSeconds * 1000);
 
 const text = (max: number) => z.string().trim().max(max);
 const registerInput = z.object({
@@ -58,11 +58,23 @@ function deviceOf(ctx: RequestContext): { uid: string; deviceId: string } {
   return { uid: caller.uid, deviceId: caller.device.id };
 }
 
-async function ownSession(ctx: RequestContext, roomId: string): Promise<Session> {
+const roomNotFound = (roomId: string) => notFound(`Session ${JSON.stringify(roomId)}`);
+
+async function ownRoom(ctx: RequestContext, roomId: string): Promise<{ keepaliveSeconds: number }> {
   const { uid, deviceId } = deviceOf(ctx);
-  const session = await deviceSession(roomId, uid, deviceId);
-  if (!session) throw notFound(`Session ${JSON.stringify(roomId)}`);
-  return session;
+  const room = await deviceRoom(roomId, uid, deviceId);
+  if (!room) throw roomNotFound(roomId);
+  return room;
+}
+
+/** Stamps the session; a session deleted meanwhile (closed, cleaned up) is a 404 the plugin re-registers on. */
+async function touch(roomId: string, fields: Parameters<typeof touchSession>[1]): Promise<void> {
+  try {
+    await touchSession(roomId, fields);
+  } catch (err) {
+    if (isNotFound(err)) throw roomNotFound(roomId);
+    throw err;
+  }
 }
 
 const registerRoute: HttpRoute = {
@@ -85,8 +97,8 @@ const heartbeatRoute: HttpRoute = {
   access: plugin,
   async handle(req, ctx) {
     const { roomId, ...page } = parseInput(heartbeatInput, req.body);
-    await ownSession(ctx, roomId);
-    await touchSession(roomId, page);
+    await ownRoom(ctx, roomId);
+    await touch(roomId, page);
     return { status: 200, body: { ok: true } };
   },
 };
@@ -99,10 +111,10 @@ const commandsRoute: HttpRoute = {
   body: { type: "none" },
   async handle(req, ctx) {
     const roomId = String(req.query.room ?? "");
-    const session = await ownSession(ctx, roomId);
+    const room = await ownRoom(ctx, roomId);
     const pollId = newId();
-    await touchSession(roomId, { pollId }); // the heartbeat; and this poll supersedes any older one of the room
-    const commands = await waitForCommands(roomId, pollId, holdMs(session), ctx.signal);
+    await touch(roomId, { pollId }); // the heartbeat; and this poll supersedes any older one of the room
+    const commands = await waitForCommands(roomId, pollId, holdMs(room), ctx.signal);
     return { status: 200, body: commands };
   },
 };
@@ -150,7 +162,7 @@ const resultsRoute: HttpRoute = {
   body: { type: "json", maxBytes: MAX_RESULT_BODY_BYTES },
   async handle(req, ctx) {
     const input = parseInput(resultInput, req.body);
-    await ownSession(ctx, input.roomId);
+    await ownRoom(ctx, input.roomId);
     const answer = input.ok
       ? { ok: true, result: await fitExportForModel(input.result) }
       : { ok: false, error: input.error ?? { message: "The plugin could not run this command" } };
@@ -174,7 +186,7 @@ const closeRoute: HttpRoute = {
   access: plugin,
   async handle(req, ctx) {
     const { roomId } = parseInput(closeInput, req.body);
-    await ownSession(ctx, roomId);
+    await ownRoom(ctx, roomId);
     await deleteSession(roomId);
     return { status: 200, body: { ok: true } };
   },

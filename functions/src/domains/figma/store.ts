@@ -95,22 +95,51 @@ export async function registerSession(ownerUid: string, deviceId: string, fields
       tx.update(ref, { ...fields, lastSeenAt: now, expireAt: expiry() });
       return true;
     });
-    if (resumed) return toSession((await ref.get()).data()!);
+    if (resumed) {
+      const session = toSession((await ref.get()).data()!);
+      remember(session.roomId, session);
+      return session;
+    }
   }
   const roomId = newRoomId();
   const doc = { roomId, ownerUid, deviceId, ...fields, pollId: null, createdAt: now, lastSeenAt: now, expireAt: expiry() };
   await sessionRef(roomId).create(doc);
+  remember(roomId, doc);
   return toSession(doc);
 }
 
-/** The session if it exists and belongs to this device of this user; otherwise undefined (never someone else's). */
-export async function deviceSession(roomId: string, ownerUid: string, deviceId: string): Promise<Session | undefined> {
-  if (!/^room-[0-9a-f]{24}$/.test(roomId)) return undefined;
-  const snap = await sessionRef(roomId).get();
-  const data = snap.data();
-  if (!data || data.ownerUid !== ownerUid || data.deviceId !== deviceId) return undefined;
-  return toSession(data);
+/** A room's owner never changes (room ids are random and never reused): remembered per instance. */
+interface Ownership {
+  ownerUid: string;
+  deviceId: string;
+  keepaliveSeconds: number;
 }
+const owners = new Map<string, Ownership>();
+const MAX_OWNERS = 10_000;
+function remember(roomId: string, o: Ownership): void {
+  if (owners.size >= MAX_OWNERS) owners.delete(owners.keys().next().value!);
+  owners.set(roomId, { ownerUid: o.ownerUid, deviceId: o.deviceId, keepaliveSeconds: o.keepaliveSeconds });
+}
+
+/**
+ * The room's owner and keep-alive if it belongs to this device of this user; otherwise undefined
+ * (never someone else's). A room that was deleted since is found out by the write that follows
+ * (NOT_FOUND), so the remembered ownership saves a read on every poll and result.
+ */
+export async function deviceRoom(roomId: string, ownerUid: string, deviceId: string): Promise<Ownership | undefined> {
+  if (!/^room-[0-9a-f]{24}$/.test(roomId)) return undefined;
+  let known = owners.get(roomId);
+  if (!known) {
+    const data = (await sessionRef(roomId).get()).data();
+    if (!data) return undefined;
+    known = { ownerUid: String(data.ownerUid), deviceId: String(data.deviceId), keepaliveSeconds: Number(data.keepaliveSeconds) || 10 };
+    remember(roomId, known);
+  }
+  return known.ownerUid === ownerUid && known.deviceId === deviceId ? known : undefined;
+}
+
+/** Firestore's NOT_FOUND (the document is gone), as the gRPC status the SDK reports. */
+export const isNotFound = (err: unknown) => (err as { code?: unknown } | null)?.code === 5;
 
 export async function touchSession(roomId: string, fields: Partial<SessionFields> & { pollId?: string }): Promise<void> {
   await sessionRef(roomId).update({ ...fields, lastSeenAt: Timestamp.now(), expireAt: expiry() });
@@ -127,12 +156,9 @@ export async function deleteSession(roomId: string): Promise<void> {
   await db().recursiveDelete(sessionRef(roomId));
 }
 
-/** Files a command for a room; the tool then watches its document. */
-export async function fileCommand(roomId: string, tool: string, args: unknown): Promise<DocumentReference> {
-  const commandId = newId();
-  const ref = commandsOf(roomId).doc(commandId);
-  await ref.create({ commandId, tool, argsJson: JSON.stringify(args ?? {}), state: "pending", createdAt: FieldValue.serverTimestamp(), expireAt: expiry() });
-  return ref;
+/** Files a command for a room at `ref` (a document of commandsOf(room)); the tool watches it. */
+export async function fileCommand(ref: DocumentReference, tool: string, args: unknown): Promise<void> {
+  await ref.create({ commandId: ref.id, tool, argsJson: JSON.stringify(args ?? {}), state: "pending", createdAt: FieldValue.serverTimestamp(), expireAt: expiry() });
 }
 
 export interface DeliveredCommand {
@@ -160,14 +186,14 @@ export async function claimPending(roomId: string, pollId: string): Promise<{ su
   });
 }
 
-/** Stores a plugin's answer; false when the command is no longer waited for (timed out, cancelled). */
+/** Stores a plugin's answer; false when the command is no longer waited for (timed out, cancelled: deleted). */
 export async function storeResult(roomId: string, commandId: string, resultJson: string): Promise<boolean> {
   if (!/^[0-9a-f]{24}$/.test(commandId)) return false;
-  const ref = commandsOf(roomId).doc(commandId);
-  return db().runTransaction(async (tx) => {
-    const snap = await tx.get(ref);
-    if (!snap.exists || snap.data()!.state === "done") return false;
-    tx.update(ref, { state: "done", resultJson });
+  try {
+    await commandsOf(roomId).doc(commandId).update({ state: "done", resultJson });
     return true;
-  });
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
 }
