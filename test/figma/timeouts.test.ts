@@ -49,6 +49,19 @@ describe.skipIf(configured < 20_000)("plugin gone mid-command", () => {
   });
 });
 
+test("while it waits, the tool reports MCP progress naming the file", async () => {
+  const user = await createUser();
+  const plugin = await openPlugin(user, { fileName: "Slow file", hangOnTool: "get_styles" });
+  const agent = await figmaClient(user);
+  const progress: { progress: number; total?: number; message?: string }[] = [];
+  const call = agent.callTool({ name: "get_styles", arguments: {} }, { onprogress: (p) => void progress.push(p), timeout: 120_000 });
+  await expect.poll(() => progress.length, { timeout: 30_000, interval: 200 }).toBeGreaterThan(0);
+  expect(progress[0]).toMatchObject({ message: 'Waiting for Figma ("Slow file")…', total: configured });
+  await plugin.close(); // ends the wait: "was closed"
+  expect(textOf((await call) as never)).toMatch(/^Error: The Figma plugin for "Slow file" .* was closed before it answered/);
+  await agent.close();
+});
+
 test.skipIf(configured > 10_000)("a live plugin that never answers: the tool times out naming the file and what to check", async () => {
   const user = await createUser();
   const plugin = await openPlugin(user, { fileName: "Busy", hangOnTool: "get_styles" });
