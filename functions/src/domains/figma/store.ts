@@ -158,7 +158,19 @@ export async function deleteSession(roomId: string): Promise<void> {
 
 /** Files a command for a room at `ref` (a document of commandsOf(room)); the tool watches it. */
 export async function fileCommand(ref: DocumentReference, tool: string, args: unknown): Promise<void> {
-  await ref.create({ commandId: ref.id, tool, argsJson: JSON.stringify(args ?? {}), state: "pending", createdAt: FieldValue.serverTimestamp(), expireAt: expiry() });
+  const doc = { commandId: ref.id, tool, argsJson: JSON.stringify(args ?? {}), state: "pending", createdAt: FieldValue.serverTimestamp(), expireAt: expiry() };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ref.create(doc);
+      return;
+    } catch (err) {
+      const code = Number((err as { code?: unknown }).code);
+      if (code === 6) return; // ALREADY_EXISTS: an earlier attempt did write it
+      // UNKNOWN / ABORTED / UNAVAILABLE: the outcome is unknown or the write lost a race; create is safe to repeat.
+      if (attempt >= 3 || ![2, 10, 14].includes(code)) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
 }
 
 export interface DeliveredCommand {
@@ -170,20 +182,35 @@ export interface DeliveredCommand {
 /**
  * Hands the room's pending commands to the poll `pollId`, oldest first, unless a newer poll of the
  * same room took over meanwhile (then nothing: a poll from a dropped connection must not swallow
- * commands the plugin would never see).
+ * commands the plugin would never see). One atomic batch whose every write is conditional on the
+ * documents being unchanged since they were read (no transaction locks: filing commands and
+ * heartbeats never wait on a claim); when something changed in between, it reads again.
  */
 export async function claimPending(roomId: string, pollId: string): Promise<{ superseded: boolean; commands: DeliveredCommand[] }> {
-  return db().runTransaction(async (tx) => {
-    const session = await tx.get(sessionRef(roomId));
+  for (let attempt = 1; ; attempt++) {
+    const [session, pending] = await Promise.all([sessionRef(roomId).get(), commandsOf(roomId).where("state", "==", "pending").get()]);
     if (!session.exists || session.data()!.pollId !== pollId) return { superseded: true, commands: [] };
-    const pending = await tx.get(commandsOf(roomId).where("state", "==", "pending"));
-    const docs = pending.docs
-      .map((d) => d.data() as CommandDoc)
-      .sort((a, b) => (a.createdAt?.toMillis() ?? 0) - (b.createdAt?.toMillis() ?? 0));
+    if (pending.empty) return { superseded: false, commands: [] };
+    const docs = [...pending.docs].sort((a, b) => ((a.data().createdAt as Timestamp | undefined)?.toMillis() ?? 0) - ((b.data().createdAt as Timestamp | undefined)?.toMillis() ?? 0));
+    const batch = db().batch();
     const deliveredAt = Timestamp.now();
-    for (const c of docs) tx.update(commandsOf(roomId).doc(c.commandId), { state: "delivered", deliveredAt });
-    return { superseded: false, commands: docs.map((c) => ({ commandId: c.commandId, tool: c.tool, args: JSON.parse(c.argsJson) as unknown })) };
-  });
+    batch.update(session.ref, { lastClaimAt: deliveredAt }, { lastUpdateTime: session.updateTime! });
+    for (const d of docs) batch.update(d.ref, { state: "delivered", deliveredAt }, { lastUpdateTime: d.updateTime });
+    try {
+      await batch.commit();
+    } catch (err) {
+      // FAILED_PRECONDITION / NOT_FOUND / ABORTED: the room or a command changed since the read.
+      if (attempt < 5 && [5, 9, 10].includes(Number((err as { code?: unknown }).code))) continue;
+      throw err;
+    }
+    return {
+      superseded: false,
+      commands: docs.map((d) => {
+        const c = d.data() as CommandDoc;
+        return { commandId: c.commandId, tool: c.tool, args: JSON.parse(c.argsJson) as unknown };
+      }),
+    };
+  }
 }
 
 /** Stores a plugin's answer; false when the command is no longer waited for (timed out, cancelled: deleted). */
