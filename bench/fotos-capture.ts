@@ -9,7 +9,7 @@
 // 3. the agent's idle memory (RSS) and CPU over an idle period.
 // Figures print as a table and are saved to bench/results/fotos-capture.json. Nothing is asserted.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { adminDb, createUser } from "../test/support/emulators.js";
+import { adminDb, createUser, idTokenFor } from "../test/support/emulators.js";
 import { callTool, connect } from "../test/support/mcp.js";
 import { confirmUserCode } from "../test/support/devices.js";
 import { buildAgent, ensureX11Packages, newAgentHome, openWindow, pairAgent, runAgent, startXvfb } from "../test/fotos/agent-harness.js";
@@ -38,6 +38,7 @@ async function main(): Promise<void> {
   const user = await createUser();
   const home = newAgentHome();
   await pairAgent(home, "bench-agent", (code) => confirmUserCode(user, code));
+  user.token = await idTokenFor(user.uid); // confirming signed the user in with a password, revoking older tokens
   const agent = await runAgent(home, x.display, { FOTOS_AGENT_HEARTBEAT_MS: "10000" });
   const client = await connect("fotos", { token: user.token });
   try {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import sharp from "sharp";
 import type { Client } from "@modelcontextprotocol/client";
-import { adminDb, createUser, functionUrl, type TestUser } from "../support/emulators.js";
+import { adminDb, createUser, functionUrl, idTokenFor, type TestUser } from "../support/emulators.js";
 import { callTool, connect, textOf } from "../support/mcp.js";
 import { confirmUserCode, pairDevice } from "../support/devices.js";
 import {
@@ -62,6 +62,8 @@ beforeAll(async () => {
   [alice, bob] = await Promise.all([createUser(), createUser()]);
   aliceHome = newAgentHome();
   await pairAgent(aliceHome, "alice-laptop", (code) => confirmUserCode(alice, code));
+  // Confirming a pairing signs the user in with a password, which revokes their earlier ID tokens.
+  alice.token = await idTokenFor(alice.uid);
   agent = await runAgent(aliceHome, x.display);
   cleanups.push(() => agent.stop());
   client = await connect("fotos", { token: alice.token });
@@ -182,6 +184,7 @@ describe("another user", () => {
     const ref = adminDb().collection("fotosCaptureRequests").doc();
     await ref.set({ owner: alice.uid, device: `${deviceId}-other`, status: "pending", mode: "fullscreen", delayMs: 0, createdAt: new Date(), expiresAt: new Date(Date.now() + 60_000) });
     const bobDevice = await pairDevice(bob, "desktop-agent", "bob-pc");
+    bob.token = await idTokenFor(bob.uid);
     const post = (path: string, token: string, body: unknown, type = "application/json") =>
       fetch(functionUrl("fotos", path), { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": type }, body: body as string });
     const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#ff0000" } }).png().toBuffer();
@@ -228,6 +231,7 @@ describe("when the agent is not there", () => {
     const dave = await createUser();
     const home = newAgentHome();
     await pairAgent(home, "dave-server", (code) => confirmUserCode(dave, code));
+    dave.token = await idTokenFor(dave.uid);
     const headless = await runAgent(home, undefined);
     try {
       const daveClient = await connect("fotos", { token: dave.token });
@@ -251,6 +255,7 @@ describe("two monitors (Xorg dummy driver: two xrandr outputs side by side)", ()
     carol = await createUser();
     const home = newAgentHome();
     await pairAgent(home, "carol-desk", (code) => confirmUserCode(carol, code));
+    carol.token = await idTokenFor(carol.uid);
     carolAgent = await runAgent(home, two.display);
     carolClient = await connect("fotos", { token: carol.token });
   }, 180_000);

@@ -7,10 +7,15 @@ import sharp from "sharp";
 import type { Client } from "@modelcontextprotocol/client";
 import { Timestamp } from "firebase-admin/firestore";
 import { getStorage } from "firebase-admin/storage";
-import { adminDb, createUser, functionUrl, PROJECT, type TestUser } from "../support/emulators.js";
+import { adminDb, createUser, functionUrl, idTokenFor, PROJECT, type TestUser } from "../support/emulators.js";
 import { callTool, connect, textOf } from "../support/mcp.js";
 import { pairDevice, type PairedDevice } from "../support/devices.js";
 import { cleanupExpired } from "../../functions/src/domains/fotos/cleanup.js";
+import { firestore } from "../../functions/src/platform/firebase.js";
+
+// The cleanup runs in this process: its Firestore settings must be applied before anything else
+// (the test helpers) touches the shared Admin SDK instance.
+firestore();
 
 let alice: TestUser;
 let bob: TestUser;
@@ -45,6 +50,8 @@ async function answer(image: Buffer, extra: Record<string, unknown> = {}): Promi
 beforeAll(async () => {
   [alice, bob] = await Promise.all([createUser(), createUser()]);
   device = await pairDevice(alice, "desktop-agent", "store-test-agent");
+  // Confirming a pairing signs the user in with a password, which revokes their earlier ID tokens.
+  alice.token = await idTokenFor(alice.uid);
   client = await connect("fotos", { token: alice.token });
 }, 120_000);
 afterAll(async () => client?.close());
@@ -139,6 +146,7 @@ describe("listing and reading", () => {
     // A user of their own with 15 screenshots, uploaded through the agent route one after another.
     listUser = await createUser();
     const dev = await pairDevice(listUser, "desktop-agent", "list-agent");
+    listUser.token = await idTokenFor(listUser.uid);
     ids = [];
     for (let i = 0; i < 15; i++) {
       const ref = adminDb().collection("fotosCaptureRequests").doc();
