@@ -119,8 +119,9 @@ export async function getScreenshotMeta(uid: string, id: string): Promise<Screen
 
 /** Metadata and the original PNG of one screenshot of `uid`. */
 export async function loadScreenshot(uid: string, id: string): Promise<{ meta: ScreenshotMeta; png: Buffer }> {
-  const meta = await getScreenshotMeta(uid, id);
-  const png = await getObject(blobPath(uid, id));
+  if (!ID.test(id)) throw screenshotNotFound(id);
+  // Both at once: the metadata decides, the image download does not wait for it.
+  const [meta, png] = await Promise.all([getScreenshotMeta(uid, id), getObject(blobPath(uid, id))]);
   if (!png) throw screenshotNotFound(id); // the cleanup is deleting it right now
   return { meta, png };
 }
