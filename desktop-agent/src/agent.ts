@@ -184,7 +184,7 @@ export class Agent {
       (err) => {
         this.log(`listener stopped (${err.code ?? err.message}); reconnecting`);
         this.setStatus({ connected: false, detail: "reconnecting" });
-        if (!this.stopped) void sleep(backoff(0)).then(() => this.listen());
+        if (!this.stopped) void sleep(backoff(0)).then(() => this.listen()).catch((e: Error) => this.fatal(e));
       },
     );
   }
