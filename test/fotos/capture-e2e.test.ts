@@ -261,10 +261,12 @@ describe("a network drop while the agent answers", () => {
     writeFileSync(credsPath, JSON.stringify({ ...creds, server: via(creds.server), tokenEndpoint: via(creds.tokenEndpoint) }), { mode: 0o600 });
     const erinAgent = await runAgent(home, x.display, { FOTOS_AGENT_HEARTBEAT_MS: "5000" });
     const erinClient = await connect("fotos", { token: erin.token });
+    let passed = false;
     try {
       const deviceId = (await adminDb().collection("fotosAgents").where("owner", "==", erin.uid).get()).docs[0]!.id;
       const call = callTool(erinClient, "take_screenshot", { delay_ms: 5000 });
-      await waitFor("the agent to claim the request", async () => (await requestsOf(deviceId)).some((d) => d.get("status") === "claimed"));
+      // The claim's answer has reached the agent (it logs the capture it is about to take, after the delay).
+      await erinAgent.waitForOutput(/capture [0-9a-f-]+: fullscreen after 5000 ms/);
       await proxy.down();
       await erinAgent.waitForOutput(/\/agent\/upload failed .*retrying/);
       await proxy.up();
@@ -275,12 +277,14 @@ describe("a network drop while the agent answers", () => {
       const listed = (await callTool(erinClient, "list_screenshots", {})).structuredContent as { count: number; screenshots: { id: string }[] };
       expect(listed.count).toBe(1);
       expect(listed.screenshots[0]!.id).toBe(done[0]!.get("screenshotId"));
+      passed = true;
     } finally {
+      if (!passed) console.error(`agent output:\n${erinAgent.output()}`);
       await erinClient.close();
       await erinAgent.stop();
       await proxy.close();
     }
-  });
+  }, 180_000);
 });
 
 describe("two monitors (Xorg dummy driver: two xrandr outputs side by side)", () => {

@@ -121,6 +121,8 @@ export const agentRoutes: HttpRoute[] = [
         if (!snap.exists) throw new ToolError("not_found", "No such capture request");
         const r = toRequest(snap);
         if (r.device !== agent.id || r.owner !== agent.owner) throw forbidden("This capture request is addressed to another device");
+        // The same run asking again: its first answer was lost on the way (network drop).
+        if (r.status === "claimed" && snap.get("claimedBy") === body.sessionId) return r;
         if (r.status !== "pending") throw conflict(`This capture request is already ${r.status}`);
         if (r.expiresAt.getTime() <= Date.now()) throw conflict("This capture request has expired");
         tx.update(ref, { status: "claimed", claimedBy: body.sessionId, claimedAt: Timestamp.now() });
