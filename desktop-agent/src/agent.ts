@@ -111,7 +111,20 @@ export class Agent {
     await this.listen();
   }
 
+  private beating = false;
+
   private async heartbeat(): Promise<void> {
+    // One beat at a time: a slow server must not pile up calls.
+    if (this.beating) return;
+    this.beating = true;
+    try {
+      await this.beat();
+    } finally {
+      this.beating = false;
+    }
+  }
+
+  private async beat(): Promise<void> {
     // Monitors change (a laptop docks): re-read them with every beat, so a capture need not.
     if (this.display) this.monitors = await listMonitors().catch(() => this.monitors);
     try {

@@ -242,13 +242,13 @@ export async function pairAgent(home: string, name: string, confirm: (userCode: 
   if (status !== 0) throw new Error(`pairing failed:\n${pairing.output()}`);
 }
 
-/** `fotos-agent run` on `display` (or with no display at all), heartbeats every second. */
+/** `fotos-agent run` on `display` (or with no display at all), heartbeats every 2 s. */
 export async function runAgent(home: string, display: string | undefined, env: Record<string, string | undefined> = {}): Promise<AgentProcess> {
   await buildAgent();
   const agent = agentProcess(["run"], home, {
     DISPLAY: display,
     WAYLAND_DISPLAY: undefined,
-    FOTOS_AGENT_HEARTBEAT_MS: "1000",
+    FOTOS_AGENT_HEARTBEAT_MS: "2000",
     ...env,
   });
   await agent.waitForOutput(/online as "/);

@@ -2,7 +2,7 @@
 // process paired through the real device flow, the fotos function in the emulator suite, a real
 // MCP client. Covers every mode of the seed, delay, no matching window, the agent stopped, killed
 // mid-capture, restarted, paused, without a display, and what another user can not do.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import sharp from "sharp";
 import type { Client } from "@modelcontextprotocol/client";
 import { adminDb, createUser, functionUrl, idTokenFor, type TestUser } from "../support/emulators.js";
@@ -71,6 +71,11 @@ beforeAll(async () => {
   client = await connect("fotos", { token: alice.token });
   cleanups.push(() => client.close());
 }, 300_000);
+
+// A failed test shows what the agent printed (its log says what it saw and did).
+afterEach((ctx) => {
+  if (ctx.task.result?.state === "fail" && agent) console.error(`agent output:\n${agent.output()}`);
+});
 
 afterAll(async () => {
   for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => undefined);
