@@ -38,7 +38,7 @@ export async function ensureX11Packages(): Promise<void> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `check` until it returns a value (not undefined/false), or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -207,7 +207,7 @@ function agentProcess(args: string[], home: string, env: Record<string, string |
     proc,
     home,
     output: () => out,
-    waitForOutput: (pattern, timeoutMs = 60_000) =>
+    waitForOutput: (pattern, timeoutMs = 120_000) =>
       waitFor(`agent output ${pattern}`, () => {
         const m = pattern.exec(out);
         if (m) return m;
