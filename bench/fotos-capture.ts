@@ -36,10 +36,13 @@ async function main(): Promise<void> {
   const x = await startXvfb(1920, 1080);
   // BENCH_FOTOS_BACKGROUND=plasma: a noisy root background (a PNG of several MB, the worst case)
   // instead of the black one (a few KB); a real desktop lies in between.
+  let background: import("node:child_process").ChildProcess | undefined;
   if (process.env.BENCH_FOTOS_BACKGROUND === "plasma") {
-    const { execFileSync } = await import("node:child_process");
+    const { execFileSync, spawn } = await import("node:child_process");
     execFileSync("/usr/bin/convert", ["-size", "1920x1080", "plasma:fractal", "/tmp/fotos-bench-bg.png"]);
-    execFileSync("/usr/bin/display", ["-window", "root", "/tmp/fotos-bench-bg.png"], { env: { ...process.env, DISPLAY: x.display } });
+    // A window covering the screen, below the text window opened next.
+    background = spawn("/usr/bin/display", ["-geometry", "+0+0", "/tmp/fotos-bench-bg.png"], { env: { ...process.env, DISPLAY: x.display }, stdio: "ignore" });
+    await new Promise((r) => setTimeout(r, 3000));
   }
   const win = await openWindow(x.display, "Fotos bench window", "The quick brown fox jumps over the lazy dog 0123456789", "100x30+200+150");
   const user = await createUser();
@@ -108,6 +111,7 @@ async function main(): Promise<void> {
     await client.close();
     await agent.stop();
     win.close();
+    background?.kill();
     await x.stop();
   }
 }
