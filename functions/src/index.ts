@@ -46,7 +46,10 @@ export const fotos = onRequest(
 );
 
 /** Deletes expired screenshots (FOTOS_RETENTION_DAYS, default 7) with their images, every hour. */
-export const fotosCleanup = onSchedule({ region: "us-central1", schedule: "every 60 minutes", timeoutSeconds: 540 }, async () => {
-  const { cleanupExpired } = await import("./domains/fotos/cleanup.js");
-  await cleanupExpired();
-});
+export const fotosCleanup = onSchedule(
+  { region: "us-central1", schedule: "every 60 minutes", timeoutSeconds: 540, memory: "512MiB", concurrency: 1, maxInstances: 1 },
+  async () => {
+    const { cleanupExpired } = await import("./domains/fotos/cleanup.js");
+    await cleanupExpired();
+  },
+);
