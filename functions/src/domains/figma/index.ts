@@ -42,7 +42,8 @@ export default defineDomain({
     "If no session is open, tell the user to open the file in Figma and run the MCP Bridge plugin (Plugins → Development → MCP Bridge).",
     "Start with get_document_info or get_selection to learn node ids; colours are r, g, b, a from 0 to 1. Scans and large documents are paged: when truncated is true, call again with cursor = nextCursor.",
   ].join(" "),
-  access: SIGNED_IN,
+  access: { ...SIGNED_IN, scopes: ["figma"] },
+  scopes: { figma: "Read and edit the Figma files you open with the paired plugin" },
   tools: [
     listSessions,
     getDocumentInfo,
