@@ -2,6 +2,7 @@
 // Each function imports only its own domain, lazily, so a cold start never pays for the others.
 import { onRequest, type HttpsOptions } from "firebase-functions/v2/https";
 import { defineSecret } from "firebase-functions/params";
+import { onSchedule } from "firebase-functions/v2/scheduler";
 import { serveDomain } from "./http/endpoint.js";
 
 // The private JWK that signs access tokens (see README, "Production"); only `oauth` can read it.
@@ -41,8 +42,29 @@ export const mermaid = onRequest(
   serveDomain("mermaid", () => import("./domains/mermaid/index.js")),
 );
 
+export const figma = onRequest(
+  // Tools wait for the plugin (FIGMA_COMMAND_TIMEOUT_MS, 60 s) and plugin polls are held ~25 s.
+  { ...common, memory: "512MiB", timeoutSeconds: 120 },
+  serveDomain("figma", () => import("./domains/figma/index.js")),
+);
+
 // The OAuth 2.1 authorization server (sign-in, consent, device pairing); serves no MCP.
 export const oauth = onRequest(
   { ...common, memory: "512MiB", timeoutSeconds: 30, secrets: [oauthSigningKey] },
   serveDomain("oauth", () => import("./domains/oauth/index.js")),
+);
+
+export const fotos = onRequest(
+  // A capture waits for the desktop agent (30 s + delay, at most 4 min); sharp downscales for the model.
+  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 300 },
+  serveDomain("fotos", () => import("./domains/fotos/index.js")),
+);
+
+/** Deletes expired screenshots (FOTOS_RETENTION_DAYS, default 7) with their images, every hour. */
+export const fotosCleanup = onSchedule(
+  { region: "us-central1", schedule: "every 60 minutes", timeoutSeconds: 540, memory: "512MiB", concurrency: 1, maxInstances: 1 },
+  async () => {
+    const { cleanupExpired } = await import("./domains/fotos/cleanup.js");
+    await cleanupExpired();
+  },
 );

@@ -247,8 +247,6 @@ if (wants("rules")) {
 if (wants("coldstart") && built && manifest) {
   heading("cold start: import time and modules per function");
   const entry = join(functionsSrcDir, "src/index.ts");
-  const lazy = new Map<string, string[]>();
-  for (const e of graph.edges.get(entry) ?? []) if (e.dynamic && e.to) lazy.set(`${e.line}`, [e.to]);
   const file = graph.files.get(entry);
   for (const ep of manifest.endpoints) {
     // The function's lazily imported modules: dynamic imports inside its export in index.ts.

@@ -1,6 +1,7 @@
 # Sourced after toolchain.sh. MCP_PORT_OFFSET=N (default 0) shifts every emulator port by N, so
 # several emulator suites can run side by side on one machine (e.g. two checkouts testing at once).
-# Use 10, 20, … 90: the default ports lie 49 to 400 apart, so those offsets never collide.
+# Use 10, 20, … 90 (not 60: Functions would land on 5061, a port fetch() refuses): the default
+# ports lie 49 to 400 apart, so those offsets never collide.
 # Sets FIREBASE_CONFIG_ARGS for the firebase CLI and FUNCTIONS_EMULATOR_HOST for clients.
 MCP_PORT_OFFSET="${MCP_PORT_OFFSET:-0}"
 FIREBASE_CONFIG_ARGS=()

@@ -267,6 +267,11 @@ describe("devices and accounts", () => {
     const plugin = await pairDevice(user, "figma-plugin");
     await expectRefused("dermal", plugin.accessToken, /not issued for this resource/);
     await expectRefused("knowledge", plugin.accessToken, /not issued for this resource/);
+    await expectRefused("fotos", plugin.accessToken, /not issued for this resource/);
+    // Even at the function it was issued for, a device token cannot act as the user's MCP client.
+    const agent = await pairDevice(user, "desktop-agent");
+    await expectRefused("fotos", agent.accessToken, /does not accept a device token/);
+    await expectRefused("figma", plugin.accessToken, /does not accept a device token/);
   });
 
   test("an unpaired device's credential stops working, and a desktop agent's Firebase sign-in is disabled", async () => {

@@ -1,0 +1,56 @@
+// A figma tool is a command relayed to one open file: resolve the session (sessions.ts), run the
+// command in the plugin (relay.ts), answer with its result as structuredContent and text. Paged
+// answers say so with a [truncated] marker and the cursor for the rest.
+import { z } from "zod";
+import type { CallToolResult, ContentBlock, ToolAnnotations } from "@modelcontextprotocol/server";
+import { TRUNCATION_MARKER, jsonText } from "../../mcp/content.js";
+import { tool, type RequestContext, type ToolDefinition } from "../../mcp/define.js";
+import { invalidInput } from "../../mcp/errors.js";
+import { runCommand } from "./relay.js";
+import { resolveSession, SessionChoice } from "./sessions.js";
+import { sessionArgs } from "./schema.js";
+import type { Session } from "./store.js";
+
+const SESSION_NOTE = " Works on the Figma file whose plugin session is resolved from sessionId, or the only open one (see list_sessions).";
+
+export interface FigmaToolConfig<S extends z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  args: S;
+  annotations: Omit<ToolAnnotations, "title"> & { readOnlyHint: boolean; openWorldHint: boolean };
+  /** Turns the plugin's result into the tool result (default: JSON as structuredContent and text). */
+  present?(result: Record<string, unknown>, session: Session): CallToolResult | Promise<CallToolResult>;
+}
+
+export function figmaTool<S extends z.ZodRawShape>(config: FigmaToolConfig<S>): ToolDefinition {
+  const inputSchema = z.object({ ...config.args, ...sessionArgs });
+  return tool(
+    { name: config.name, title: config.title, description: config.description + SESSION_NOTE, inputSchema, annotations: config.annotations },
+    async (input: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> => {
+      const { sessionId, roomId, ...args } = input as { sessionId?: string; roomId?: string } & Record<string, unknown>;
+      if (sessionId && roomId && sessionId !== roomId) throw invalidInput("sessionId and roomId name different rooms: pass only one");
+      try {
+        const session = await resolveSession(ctx, sessionId ?? roomId);
+        const raw = await runCommand(ctx, session, config.name, args);
+        const result = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : { result: raw };
+        return config.present ? await config.present(result, session) : present(result, session);
+      } catch (err) {
+        if (err instanceof SessionChoice) return err.toResult();
+        throw err;
+      }
+    },
+  ) as unknown as ToolDefinition;
+}
+
+/** The default answer: the session it ran in, then the plugin's result. */
+export function present(result: Record<string, unknown>, session: Session, extra: ContentBlock[] = []): CallToolResult {
+  const structured = { sessionId: session.roomId, fileName: session.fileName, ...result };
+  let text = jsonText(structured);
+  if (result.truncated === true) {
+    text += result.nextCursor
+      ? `\n\n${TRUNCATION_MARKER} More items exist: call ${"again"} with the same arguments and cursor "${String(result.nextCursor)}" for the next page.`
+      : `\n\n${TRUNCATION_MARKER} ${String(result.truncatedNote ?? "Some nodes were left out: ask for a specific node id (get_node_info) to see deeper levels.")}`;
+  }
+  return { content: [{ type: "text", text }, ...extra], structuredContent: structured };
+}

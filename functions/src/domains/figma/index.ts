@@ -1,0 +1,78 @@
+// Figma bridge: agents read and edit the Figma files their own MCP Bridge plugin has open.
+// Tools become commands in a Firestore session registry (store.ts); the plugin long-polls its room
+// through routes.ts and posts results back. Which file a call reaches: sessions.ts (the seed's flow).
+import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
+import { pluginRoutes } from "./routes.js";
+import { cloneNode } from "./tools/clone_node.js";
+import { createComponentInstance } from "./tools/create_component_instance.js";
+import { createFrame } from "./tools/create_frame.js";
+import { createRectangle } from "./tools/create_rectangle.js";
+import { createText } from "./tools/create_text.js";
+import { deleteMultipleNodes } from "./tools/delete_multiple_nodes.js";
+import { deleteNode } from "./tools/delete_node.js";
+import { exportNodeAsImage } from "./tools/export_node_as_image.js";
+import { getDocumentInfo } from "./tools/get_document_info.js";
+import { getLocalComponents } from "./tools/get_local_components.js";
+import { getNodeInfo } from "./tools/get_node_info.js";
+import { getNodesInfo } from "./tools/get_nodes_info.js";
+import { getSelection } from "./tools/get_selection.js";
+import { getStyles } from "./tools/get_styles.js";
+import { listSessions } from "./tools/list_sessions.js";
+import { moveNode } from "./tools/move_node.js";
+import { resizeNode } from "./tools/resize_node.js";
+import { scanNodesByTypes } from "./tools/scan_nodes_by_types.js";
+import { scanTextNodes } from "./tools/scan_text_nodes.js";
+import { setAxisAlign } from "./tools/set_axis_align.js";
+import { setCornerRadius } from "./tools/set_corner_radius.js";
+import { setFillColor } from "./tools/set_fill_color.js";
+import { setItemSpacing } from "./tools/set_item_spacing.js";
+import { setLayoutMode } from "./tools/set_layout_mode.js";
+import { setMultipleTextContents } from "./tools/set_multiple_text_contents.js";
+import { setPadding } from "./tools/set_padding.js";
+import { setStrokeColor } from "./tools/set_stroke_color.js";
+import { setTextContent } from "./tools/set_text_content.js";
+
+export default defineDomain({
+  name: "figma",
+  title: "Figma bridge",
+  description: "Read and edit the Figma files you have open, through the MCP Bridge plugin running in Figma.",
+  instructions: [
+    "Tools act in a Figma file where the user's MCP Bridge plugin is open. With one such file open, just call the tools.",
+    "With several, a tool answers with an error listing the sessions (roomId, fileName, userName): ask the user which one and pass its roomId as sessionId from then on.",
+    "If no session is open, tell the user to open the file in Figma and run the MCP Bridge plugin (Plugins → Development → MCP Bridge).",
+    "Start with get_document_info or get_selection to learn node ids; colours are r, g, b, a from 0 to 1. Scans and large documents are paged: when truncated is true, call again with cursor = nextCursor.",
+  ].join(" "),
+  access: { ...SIGNED_IN, scopes: ["figma"] },
+  scopes: { figma: "Read and edit the Figma files you open with the paired plugin" },
+  tools: [
+    listSessions,
+    getDocumentInfo,
+    getSelection,
+    getNodeInfo,
+    getNodesInfo,
+    getStyles,
+    getLocalComponents,
+    scanTextNodes,
+    scanNodesByTypes,
+    exportNodeAsImage,
+    createFrame,
+    createRectangle,
+    createText,
+    setTextContent,
+    setMultipleTextContents,
+    setFillColor,
+    setStrokeColor,
+    setCornerRadius,
+    setLayoutMode,
+    setPadding,
+    setAxisAlign,
+    setItemSpacing,
+    moveNode,
+    resizeNode,
+    cloneNode,
+    deleteNode,
+    deleteMultipleNodes,
+    createComponentInstance,
+  ],
+  routes: pluginRoutes,
+});

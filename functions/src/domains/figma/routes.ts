@@ -1,0 +1,195 @@
+// What the plugin calls (from Figma's iframe: `Origin: null`, a figma-plugin device token):
+//   POST /plugin/sessions   register (or resume) a session → {roomId, keepaliveSeconds, pollSeconds}
+//   GET  /plugin/commands?room=…  long-poll, also the heartbeat: held until a command arrives or
+//                           for pollSeconds (≤ keep-alive, ≤ ~25 s) → {commands}
+//   POST /plugin/heartbeat  {roomId, page?} the page or file name changed (also keeps it offered)
+//   POST /plugin/results    {roomId, commandId, ok, result | error}
+//   POST /plugin/close      {roomId} the window is closing: the session goes away now
+// A room that is not this device's reads like an unknown one (404), whoever asks.
+import { z } from "zod";
+import { device, type HttpReply, type HttpRequest, type HttpRoute, type RequestContext } from "../../mcp/define.js";
+import { notFound, unauthenticated } from "../../mcp/errors.js";
+import { parseInput } from "../../mcp/validation.js";
+import {
+  DEFAULT_KEEPALIVE_SECONDS,
+  MAX_KEEPALIVE_SECONDS,
+  MAX_RESULT_BODY_BYTES,
+  MAX_STORED_RESULT_CHARS,
+  MIN_KEEPALIVE_SECONDS,
+  POLL_HOLD_MS,
+} from "./config.js";
+import { fitExportForModel } from "./image.js";
+import { claimPending, commandsOf, deleteSession, deviceRoom, isNotFound, newId, registerSession, storeResult, touchSession } from "./store.js";
+
+const plugin = device("figma-plugin"); // accepts Figma's `Origin: null` iframe
+
+/** A poll is held at most one keep-alive interval: the next poll is the session's next heartbeat. */
+const holdMs = (s: { keepaliveSeconds: number }) => Math.min(POLL_HOLD_MS, s.keepaliveSeconds * 1000);
+
+const text = (max: number) => z.string().trim().max(max);
+const registerInput = z.object({
+  roomId: z.string().max(64).optional().describe("The room this window had before (resumed when it is still this device's)"),
+  figmaUserId: text(64).min(1),
+  figmaUserName: text(200).default(""),
+  fileKey: text(128).default(""),
+  fileName: text(300).min(1),
+  pageId: text(64).default(""),
+  pageName: text(300).default(""),
+  keepaliveSeconds: z.number().int().min(MIN_KEEPALIVE_SECONDS).max(MAX_KEEPALIVE_SECONDS).default(DEFAULT_KEEPALIVE_SECONDS),
+});
+const heartbeatInput = z.object({
+  roomId: z.string().max(64),
+  fileName: text(300).min(1).optional(),
+  pageId: text(64).optional(),
+  pageName: text(300).optional(),
+});
+const resultInput = z.object({
+  roomId: z.string().max(64),
+  commandId: z.string().max(64),
+  ok: z.boolean(),
+  result: z.unknown().optional(),
+  error: z.object({ code: z.string().max(40).optional(), message: z.string().max(2000) }).optional(),
+});
+const closeInput = z.object({ roomId: z.string().max(64) });
+
+function deviceOf(ctx: RequestContext): { uid: string; deviceId: string } {
+  const caller = ctx.caller;
+  if (!caller?.device) throw unauthenticated("Pair the Figma plugin with your account first (the plugin window shows how)");
+  return { uid: caller.uid, deviceId: caller.device.id };
+}
+
+const roomNotFound = (roomId: string) => notFound(`Session ${JSON.stringify(roomId)}`);
+
+async function ownRoom(ctx: RequestContext, roomId: string): Promise<{ keepaliveSeconds: number }> {
+  const { uid, deviceId } = deviceOf(ctx);
+  const room = await deviceRoom(roomId, uid, deviceId);
+  if (!room) throw roomNotFound(roomId);
+  return room;
+}
+
+/** Stamps the session; a session deleted meanwhile (closed, cleaned up) is a 404 the plugin re-registers on. */
+async function touch(roomId: string, fields: Parameters<typeof touchSession>[1]): Promise<void> {
+  try {
+    await touchSession(roomId, fields);
+  } catch (err) {
+    if (isNotFound(err)) throw roomNotFound(roomId);
+    throw err;
+  }
+}
+
+const registerRoute: HttpRoute = {
+  method: "POST",
+  path: "/plugin/sessions",
+  description: "Figma plugin (device token): register or resume the open file's session",
+  access: plugin,
+  async handle(req: HttpRequest, ctx: RequestContext): Promise<HttpReply> {
+    const { uid, deviceId } = deviceOf(ctx);
+    const { roomId, ...fields } = parseInput(registerInput, req.body);
+    const session = await registerSession(uid, deviceId, fields, roomId);
+    return { status: 200, body: { roomId: session.roomId, keepaliveSeconds: session.keepaliveSeconds, pollSeconds: holdMs(session) / 1000 } };
+  },
+};
+
+const heartbeatRoute: HttpRoute = {
+  method: "POST",
+  path: "/plugin/heartbeat",
+  description: "Figma plugin: the page or file name changed",
+  access: plugin,
+  async handle(req, ctx) {
+    const { roomId, ...page } = parseInput(heartbeatInput, req.body);
+    await ownRoom(ctx, roomId);
+    await touch(roomId, page);
+    return { status: 200, body: { ok: true } };
+  },
+};
+
+const commandsRoute: HttpRoute = {
+  method: "GET",
+  path: "/plugin/commands",
+  description: "Figma plugin: long-poll for the room's commands (also its heartbeat)",
+  access: plugin,
+  body: { type: "none" },
+  async handle(req, ctx) {
+    const roomId = String(req.query.room ?? "");
+    const room = await ownRoom(ctx, roomId);
+    const pollId = newId();
+    await touch(roomId, { pollId }); // the heartbeat; and this poll supersedes any older one of the room
+    const commands = await waitForCommands(roomId, pollId, holdMs(room), ctx.signal);
+    return { status: 200, body: commands };
+  },
+};
+
+/** Holds the poll until the room has pending commands, the hold ends, or the plugin goes away. */
+async function waitForCommands(roomId: string, pollId: string, hold: number, signal: AbortSignal): Promise<{ commands: unknown[]; superseded?: true }> {
+  const deadline = Date.now() + hold;
+  while (!signal.aborted && Date.now() < deadline) {
+    const arrived = await new Promise<boolean>((resolve) => {
+      let done = false;
+      const finish = (value: boolean) => {
+        if (done) return;
+        done = true;
+        unsubscribe();
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      };
+      const onAbort = () => finish(false);
+      const timer = setTimeout(() => finish(false), Math.max(0, deadline - Date.now()));
+      signal.addEventListener("abort", onAbort, { once: true });
+      const unsubscribe = commandsOf(roomId)
+        .where("state", "==", "pending")
+        .onSnapshot(
+          (snap) => {
+            if (!snap.empty) finish(true);
+          },
+          () => finish(false),
+        );
+    });
+    if (!arrived) break;
+    const claimed = await claimPending(roomId, pollId);
+    if (claimed.superseded) return { commands: [], superseded: true };
+    if (claimed.commands.length) return { commands: claimed.commands };
+    // Another poll took them between the snapshot and the claim: keep waiting.
+  }
+  return { commands: [] };
+}
+
+const resultsRoute: HttpRoute = {
+  method: "POST",
+  path: "/plugin/results",
+  description: "Figma plugin: a command's result (exported images are downscaled here)",
+  access: plugin,
+  body: { type: "json", maxBytes: MAX_RESULT_BODY_BYTES },
+  async handle(req, ctx) {
+    const input = parseInput(resultInput, req.body);
+    await ownRoom(ctx, input.roomId);
+    const answer = input.ok
+      ? { ok: true, result: await fitExportForModel(input.result) }
+      : { ok: false, error: input.error ?? { message: "The plugin could not run this command" } };
+    let json = JSON.stringify(answer);
+    if (json.length > MAX_STORED_RESULT_CHARS) {
+      json = JSON.stringify({
+        ok: false,
+        error: { code: "too_large", message: `The answer from Figma is ${Math.ceil(json.length / 1024)} KB, more than one result may carry: ask for less (a smaller limit, depth or node)` },
+      });
+    }
+    const stored = await storeResult(input.roomId, input.commandId, json);
+    if (!stored) throw notFound(`Command ${JSON.stringify(input.commandId)} (it was cancelled or timed out)`);
+    return { status: 200, body: { ok: true } };
+  },
+};
+
+const closeRoute: HttpRoute = {
+  method: "POST",
+  path: "/plugin/close",
+  description: "Figma plugin: the window closed; the session ends",
+  access: plugin,
+  async handle(req, ctx) {
+    const { roomId } = parseInput(closeInput, req.body);
+    await ownRoom(ctx, roomId);
+    await deleteSession(roomId);
+    return { status: 200, body: { ok: true } };
+  },
+};
+
+export const pluginRoutes: HttpRoute[] = [registerRoute, heartbeatRoute, commandsRoute, resultsRoute, closeRoute];

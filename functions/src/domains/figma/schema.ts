@@ -1,0 +1,44 @@
+// Arguments the figma tools share. Node ids are Figma's ("12:34", instance sublayers "I12:34;5:6").
+import { z } from "zod";
+
+export const nodeId = (what = "The node's id") =>
+  z
+    .string()
+    .trim()
+    .regex(/^I?\d+:\d+(;\d+:\d+)*$/, { error: 'nodeId must be a Figma node id such as "12:34" (as get_selection or get_document_info return it)' })
+    .max(200)
+    .describe(`${what}, e.g. "12:34"`);
+
+export const nodeIds = (max: number) => z.array(nodeId()).min(1).max(max).describe(`Node ids (1–${max})`);
+
+/** The optional session/room id every tool takes (the seed's explicit `room-…` id). */
+export const sessionArgs = {
+  sessionId: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('Room id of the Figma session to use ("room-…"); omit when the user has one session open. list_sessions shows them'),
+  roomId: z.string().max(64).optional().describe("Same as sessionId (either name works)"),
+};
+
+const unit = z.number().min(0).max(1);
+/** A colour as Figma's plugin API takes it: r, g, b (and alpha) from 0 to 1. */
+export const rgba = {
+  r: unit.describe("Red, 0–1"),
+  g: unit.describe("Green, 0–1"),
+  b: unit.describe("Blue, 0–1"),
+  a: unit.default(1).describe("Opacity, 0–1 (default 1)"),
+};
+export const color = z.object({ r: unit, g: unit, b: unit, a: unit.default(1) }).describe("Colour with r, g, b, a from 0 to 1");
+
+export const coordinate = (name: string) => z.number().min(-1_000_000).max(1_000_000).describe(name);
+export const size = (name: string) => z.number().min(0.01).max(100_000).describe(name);
+
+export const cursorArg = z.string().max(200).optional().describe("nextCursor of the previous page (omit to start)");
+export const limitArg = (def: number, max: number) => z.number().int().min(1).max(max).default(def).describe(`Items per page, 1–${max} (default ${def})`);
+export const parentArg = nodeId("Where to put it: a frame, group, component or page id (default: the current page)").optional();
+
+export const READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
+export const CREATE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
+export const UPDATE = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
+export const DELETE = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;

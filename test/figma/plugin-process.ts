@@ -1,0 +1,66 @@
+// A Figma plugin process for tests and the bench: the plugin's own relay client (bridge.ts),
+// token source (pairing.ts) and command handlers (commands.ts) running against a model of the
+// Figma document (fake-figma.ts) instead of Figma. Started with fork(); configured by env:
+//   FIGMA_URL, OAUTH_TOKEN_URL, PLUGIN_CREDENTIAL (JSON {deviceId, refreshToken}), PLUGIN_ACCESS_TOKEN (optional first token)
+//   FIGMA_USER_ID, FIGMA_USER_NAME, FIGMA_FILE_NAME, KEEPALIVE_SECONDS
+//   DIE_ON_TOOL   the process kills itself (SIGKILL, no goodbye) when it receives this command
+//   HANG_ON_TOOL  the command never finishes (the plugin stays alive and keeps its heartbeat)
+// Reports {type: "state", state} and {type: "command", tool} to the parent; answers {type: "dump"}.
+import { Bridge } from "../../figma-plugin/src/bridge.js";
+import { runCommand } from "../../figma-plugin/src/commands.js";
+import { TokenSource } from "../../figma-plugin/src/pairing.js";
+import { createFakeFigma, snapshot } from "./fake-figma.js";
+
+const env = (name: string, fallback?: string): string => {
+  const v = process.env[name] ?? fallback;
+  if (v === undefined) throw new Error(`${name} is required`);
+  return v;
+};
+
+const { api } = createFakeFigma({
+  fileName: env("FIGMA_FILE_NAME", "Landing page"),
+  fileKey: process.env.FIGMA_FILE_KEY,
+  user: { id: env("FIGMA_USER_ID", "1001"), name: env("FIGMA_USER_NAME", "Ada") },
+});
+(globalThis as unknown as { figma: unknown }).figma = api;
+
+const credential = JSON.parse(env("PLUGIN_CREDENTIAL")) as { deviceId: string; refreshToken: string };
+const first = process.env.PLUGIN_ACCESS_TOKEN;
+const tokens = new TokenSource({ deviceAuthorization: "", token: env("OAUTH_TOKEN_URL") }, credential, first ? { accessToken: first, expiresAt: Date.now() + 10 * 60_000 } : undefined);
+const dieOn = process.env.DIE_ON_TOOL;
+const hangOn = process.env.HANG_ON_TOOL;
+const send = (msg: unknown) => process.send?.(msg);
+
+const bridge = new Bridge({
+  functionUrl: env("FIGMA_URL"),
+  tokens,
+  keepaliveSeconds: Number(env("KEEPALIVE_SECONDS", "5")),
+  roomId: process.env.RESUME_ROOM_ID,
+  context: () => ({
+    figmaUserId: api.currentUser.id,
+    figmaUserName: api.currentUser.name,
+    fileKey: api.fileKey ?? "",
+    fileName: api.root.name,
+    pageId: api.currentPage.id,
+    pageName: api.currentPage.name,
+  }),
+  async execute(command) {
+    send({ type: "command", tool: command.tool, commandId: command.commandId });
+    if (command.tool === dieOn) process.kill(process.pid, "SIGKILL");
+    if (command.tool === hangOn) return new Promise(() => undefined);
+    return runCommand(command.tool, command.args);
+  },
+  onState: (state) => { if (process.env.PLUGIN_DEBUG) console.error("[plugin]", JSON.stringify(state)); send({ type: "state", state }); },
+});
+
+process.on("message", async (msg: { type: string }) => {
+  if (msg.type === "dump") send({ type: "dump", document: snapshot(api.root) });
+  if (msg.type === "kick") bridge.kick();
+  if (msg.type === "close") {
+    await bridge.stop(true);
+    send({ type: "closed" });
+    process.exit(0);
+  }
+});
+process.on("disconnect", () => process.exit(0));
+bridge.start();
