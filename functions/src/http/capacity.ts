@@ -21,6 +21,10 @@ const DEFAULTS: Record<string, GateOptions> = {
   mermaid: { maxInFlight: 8, maxQueued: 8, maxWaitMs: 15_000, retryAfterSeconds: 5 },
   // Sign-in pages and token endpoints: light, but each token check may read Firestore.
   oauth: { maxInFlight: 32, maxQueued: 48, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+  // Mostly idle waits (plugin long-polls held ~25 s, tools waiting for the plugin or the desktop
+  // agent, up to minutes): a held request costs no CPU, so the bound is Cloud Run's concurrency.
+  figma: { maxInFlight: 80, maxQueued: 0, maxWaitMs: 0, retryAfterSeconds: 2 },
+  fotos: { maxInFlight: 80, maxQueued: 0, maxWaitMs: 0, retryAfterSeconds: 2 },
 };
 const FALLBACK: GateOptions = { maxInFlight: 16, maxQueued: 32, maxWaitMs: 10_000, retryAfterSeconds: 2 };
 
@@ -44,6 +48,9 @@ const EMULATOR: Record<string, GateOptions> = {
   dermal: { maxInFlight: 16, maxQueued: 0, maxWaitMs: 15_000, retryAfterSeconds: 2 },
   knowledge: { maxInFlight: 8, maxQueued: 0, maxWaitMs: 15_000, retryAfterSeconds: 2 },
   mermaid: { maxInFlight: 8, maxQueued: 0, maxWaitMs: 15_000, retryAfterSeconds: 5 },
+  // Idle waits (long-polls, captures): many at once cost processes, not CPU.
+  figma: { maxInFlight: 32, maxQueued: 0, maxWaitMs: 15_000, retryAfterSeconds: 2 },
+  fotos: { maxInFlight: 32, maxQueued: 0, maxWaitMs: 15_000, retryAfterSeconds: 2 },
 };
 
 /** The gate of one function's instance (one per process and domain; machine-wide on the emulator). */
