@@ -11,6 +11,9 @@ npm run --silent build
 # Account state (disabled, claims) is re-checked every 2 s in tests instead of 60 s, so tests of
 # revocation wait seconds, not minutes.
 export ACCOUNT_CHECK_SECONDS="${ACCOUNT_CHECK_SECONDS:-2}"
+# Every test signs in from 127.0.0.1: the oauth function's per-address limits are raised for the
+# suite (per-account limits stay, and test/oauth checks them).
+export OAUTH_IP_LIMIT_SCALE="${OAUTH_IP_LIMIT_SCALE:-1000}"
 say "starting the emulator suite and running the tests"
 args=""
 [ $# -gt 0 ] && args="$(printf ' %q' "$@")"
