@@ -44,7 +44,7 @@ export const signInRoutes = [
     if (!f.email || !f.password) return form(req, next, "Enter your email and password.", f.email);
     // Password guessing is slowed here per address and per account, not only by Google (whose
     // throttling would see the function's one address and lock everyone out).
-    const wait = (await limited(req, "signin", 30, 600)) ?? (await limited(req, "signin-account", 10, 600, f.email.toLowerCase()));
+    const wait = (await limited(req, "signin", 30, 600)) ?? (await limited(req, "signin-account", 20, 600, f.email.toLowerCase()));
     if (wait) return form(req, next, `Too many attempts. Try again in ${wait} seconds.`, f.email);
     const result = await signInWithPassword(f.email, f.password);
     const reason = result.ok ? "" : (REASONS[result.reason.split(" ")[0] ?? ""] ?? "Wrong email or password.");
