@@ -22,6 +22,7 @@ interface FontRule {
   size?: string;
   weight?: string;
   lineHeight?: string;
+  color?: string;
 }
 const ruleCache = new WeakMap<Element, { text: string; rules: FontRule[] }>();
 const badSelectors = new Set<string>();
@@ -36,7 +37,7 @@ function parseFontRules(css: string): FontRule[] {
       const m = new RegExp(`(?:^|;)\\s*${name}\\s*:\\s*([^;!]+)`, "i").exec(body!);
       return m?.[1]?.trim();
     };
-    const rule: FontRule = { selector, size: decl("font-size"), weight: decl("font-weight"), lineHeight: decl("line-height") };
+    const rule: FontRule = { selector, size: decl("font-size"), weight: decl("font-weight"), lineHeight: decl("line-height"), color: decl("color") };
     const font = decl("font");
     if (font && !rule.size) {
       const m = /(?:(bold|bolder|[6-9]00)\s+)?(\d+(?:\.\d+)?(?:px|em|pt|%))/i.exec(font);
@@ -45,7 +46,7 @@ function parseFontRules(css: string): FontRule[] {
         if (m[1] && !rule.weight) rule.weight = m[1];
       }
     }
-    if (rule.size || rule.weight || rule.lineHeight) rules.push(rule);
+    if (rule.size || rule.weight || rule.lineHeight || rule.color) rules.push(rule);
   }
   return rules;
 }
@@ -82,8 +83,8 @@ function inlineProp(el: El, css: string, attr: string): string | undefined {
 }
 
 /** The nearest declared value of a font property for `el`: inline style, attribute, then CSS. */
-function declared(el: Element, prop: "size" | "weight" | "lineHeight", rules: FontRule[]): { value: string; at: Element } | undefined {
-  const css = prop === "size" ? "font-size" : prop === "weight" ? "font-weight" : "line-height";
+function declared(el: Element, prop: "size" | "weight" | "lineHeight" | "color", rules: FontRule[]): { value: string; at: Element } | undefined {
+  const css = prop === "size" ? "font-size" : prop === "weight" ? "font-weight" : prop === "color" ? "color" : "line-height";
   for (let cur: Element | null = el; cur && cur.nodeType === 1; cur = cur.parentElement) {
     const inline = inlineProp(cur as El, css, css);
     if (inline && inline !== "inherit") return { value: inline, at: cur };
@@ -265,6 +266,14 @@ function bboxOf(el: Element): Box {
 }
 
 // ---- HTML labels (inside foreignObject): a tiny inline layout engine ---------------------------
+/** A piece of text in one font: what a line of a label is made of (text-label mode draws these). */
+export interface Run {
+  text: string;
+  font: FontStyle;
+  /** The text's colour from inline style or CSS, when one is declared. */
+  color?: string;
+}
+
 interface Word {
   width: number;
   /** Width of the space that follows (0 at a hyphen break or a line end). */
@@ -272,10 +281,16 @@ interface Word {
   newlineAfter: boolean;
   /** No soft wrap opportunity after this word: its text is `white-space: nowrap`/`pre`. */
   keep?: boolean;
+  hyphen?: boolean;
+  runs: Run[];
 }
 
 function isNowrap(whiteSpace: string | undefined): boolean {
   return /nowrap|pre$/.test(whiteSpace ?? "normal");
+}
+
+function colorOf(el: Element, rules: FontRule[]): string | undefined {
+  return declared(el, "color", rules)?.value;
 }
 
 function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSize: number } {
@@ -286,6 +301,7 @@ function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSiz
       if (child.nodeType === 3) {
         const parent = child.parentElement ?? root;
         const font = fontOf(parent);
+        const color = colorOf(parent, rules);
         // A break at a space or hyphen follows the white-space of the text it is in (a
         // `nowrap` span inside a wrapping div stays on one line, and widens a `display: table`).
         const keep = isNowrap(styleUp(parent, "white-space"));
@@ -297,20 +313,21 @@ function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSiz
           const trailingSpace = part.endsWith(" ");
           const core = trailingSpace ? part.slice(0, -1) : part;
           if (!core && words.length && trailingSpace) {
-            words[words.length - 1]!.space = textWidth(" ", font);
-            words[words.length - 1]!.keep = keep;
+            const last = words[words.length - 1]!;
+            last.space = textWidth(" ", font);
+            last.keep = keep;
             continue;
           }
           // A word glued to the previous one (no space between text nodes) extends it.
           const prev = words[words.length - 1];
-          if (prev && prev.space === 0 && !prev.newlineAfter && !prev.width.toString().startsWith("-") && glued(prev)) {
+          if (prev && prev.space === 0 && !prev.newlineAfter && !prev.hyphen) {
             prev.width += textWidth(core, font);
             prev.space = trailingSpace ? textWidth(" ", font) : 0;
-            (prev as Word & { hyphen?: boolean }).hyphen = core.endsWith("-");
+            prev.hyphen = core.endsWith("-");
             prev.keep = keep;
+            prev.runs.push({ text: core, font, color });
           } else {
-            const w: Word & { hyphen?: boolean } = { width: textWidth(core, font), space: trailingSpace ? textWidth(" ", font) : 0, newlineAfter: false, hyphen: core.endsWith("-"), keep };
-            words.push(w);
+            words.push({ width: textWidth(core, font), space: trailingSpace ? textWidth(" ", font) : 0, newlineAfter: false, hyphen: core.endsWith("-"), keep, runs: [{ text: core, font, color }] });
           }
         }
       } else if (child.nodeType === 1) {
@@ -318,12 +335,12 @@ function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSiz
         const tag = el.tagName.toLowerCase();
         if (tag === "br") {
           if (words.length) words[words.length - 1]!.newlineAfter = true;
-          else words.push({ width: 0, space: 0, newlineAfter: true });
+          else words.push({ width: 0, space: 0, newlineAfter: true, runs: [] });
           maxSize = Math.max(maxSize, fontOf(el).size);
         } else if (tag === "img") {
           const size = fontOf(el);
           const w = parseFloat((el as El).style?.width ?? "") || parseFloat(el.getAttribute("width") ?? "") || 0;
-          words.push({ width: w, space: 0, newlineAfter: false });
+          words.push({ width: w, space: 0, newlineAfter: false, runs: [] });
           maxSize = Math.max(maxSize, size.size);
         } else if (tag === "p" || tag === "div") {
           if (words.length) words[words.length - 1]!.newlineAfter = true;
@@ -338,11 +355,6 @@ function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSiz
   walk(root);
   if (words.length) words[words.length - 1]!.newlineAfter = false;
   return { words, maxSize: maxSize || fontOf(root).size };
-}
-
-// A word without a trailing space or hyphen continues into the next text node.
-function glued(prev: Word & { hyphen?: boolean }): boolean {
-  return !prev.hyphen;
 }
 
 function lineHeightOf(el: Element, size: number, rules: FontRule[]): number {
@@ -365,7 +377,15 @@ function styleUp(el: Element, prop: string): string | undefined {
   return undefined;
 }
 
-function htmlBox(el: Element): { width: number; height: number } {
+/** How an HTML label lays out: its box, line height and the text of each line. */
+export interface HtmlLayout {
+  width: number;
+  height: number;
+  lineHeight: number;
+  lines: { width: number; runs: Run[] }[];
+}
+
+export function htmlLayout(el: Element): HtmlLayout {
   const rules = fontRules(el.ownerDocument);
   const { words, maxSize } = collectWords(el, rules);
   const lh = lineHeightOf(el, maxSize, rules);
@@ -378,40 +398,58 @@ function htmlBox(el: Element): { width: number; height: number } {
   if (Number.isFinite(ownWidth)) limit = ownWidth;
   else if (Number.isFinite(maxWidth) && !nowrap) limit = maxWidth;
   // Lay out words into lines.
-  const lineWidths: number[] = [];
+  const lines: { width: number; runs: Run[] }[] = [];
   let line = 0;
+  let runs: Run[] = [];
   let pendingSpace = 0;
+  let pendingWord: Word | undefined;
   // Min-content width: the longest run of words without a wrap opportunity between them.
   let longest = 0;
   let chunk = 0;
   let started = false;
   let canBreak = false;
+  const endLine = () => {
+    lines.push({ width: line, runs });
+    runs = [];
+  };
   for (const w of words) {
     chunk = canBreak || !started ? w.width : chunk + pendingSpace + w.width;
     longest = Math.max(longest, chunk);
     if (started && canBreak && !nowrap && line + pendingSpace + w.width > limit + 0.01 && line > 0) {
-      lineWidths.push(line);
+      endLine();
       line = w.width;
     } else {
       line += (started ? pendingSpace : 0) + w.width;
+      // The space between two words on one line is drawn in the earlier word's last font.
+      if (started && pendingSpace && pendingWord?.runs.length) {
+        const last = pendingWord.runs[pendingWord.runs.length - 1]!;
+        runs.push({ text: " ", font: last.font, color: last.color });
+      }
     }
+    runs.push(...w.runs);
     started = true;
     pendingSpace = w.space;
+    pendingWord = w;
     canBreak = !w.keep;
     if (w.newlineAfter) {
-      lineWidths.push(line);
+      endLine();
       line = 0;
       started = false;
       pendingSpace = 0;
     }
   }
-  if (started || lineWidths.length === 0) lineWidths.push(line);
-  const natural = Math.max(0, ...lineWidths);
+  if (started || lines.length === 0) endLine();
+  const natural = Math.max(0, ...lines.map((l) => l.width));
   let width: number;
   if (Number.isFinite(ownWidth)) width = /table/.test(display) ? Math.max(ownWidth, longest) : ownWidth;
   else if (Number.isFinite(maxWidth)) width = Math.min(natural, maxWidth);
   else width = natural;
-  const height = words.length === 0 && !el.textContent ? 0 : lineWidths.length * lh;
+  const height = words.length === 0 && !el.textContent ? 0 : lines.length * lh;
+  return { width, height, lineHeight: lh, lines };
+}
+
+function htmlBox(el: Element): { width: number; height: number } {
+  const { width, height } = htmlLayout(el);
   return { width, height };
 }
 

@@ -143,13 +143,13 @@ export function isXmlAttrName(name: string, namespaceURI: string | null): boolea
   return !name.includes(":") || !!namespaceURI;
 }
 
-export type Sanitizer = (svg: string) => string;
+/** The sanitized <svg> element (detached); serialise it with XMLSerializer. */
+export type Sanitizer = (svg: string) => Element;
 
 export async function createSanitizer(dom: JSDOM): Promise<Sanitizer> {
   // Imported only now: DOMPurify binds to a window when its module loads (mermaid shares it).
   const { default: createDOMPurify } = await import("dompurify");
   const purify = createDOMPurify(dom.window as unknown as Window & typeof globalThis);
-  const serializer = new dom.window.XMLSerializer();
 
   purify.addHook("uponSanitizeElement", (node, data) => {
     if (data.tagName === "style" && node.textContent) node.textContent = cleanCss(node.textContent);
@@ -218,6 +218,6 @@ export async function createSanitizer(dom: JSDOM): Promise<Sanitizer> {
     // Ids numbered by mermaid's process-wide counters, renumbered by first appearance (with every
     // reference to them), so the same diagram gives the same bytes however warm the worker is.
     canonicaliseIds(root);
-    return serializer.serializeToString(root);
+    return root;
   };
 }

@@ -9,7 +9,7 @@ async function run(job: Job): Promise<unknown> {
     case "verify":
       return verify(job.code);
     case "render":
-      return render(job.code, job.theme, job.png);
+      return render(job.code, job.theme, job.png, job.labels);
     case "warmup":
       return warmup();
   }

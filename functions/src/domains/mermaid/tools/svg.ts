@@ -10,13 +10,13 @@ export const svg = tool(
     name: "svg",
     title: "Export Mermaid diagram as SVG file",
     description:
-      "Generates a downloadable SVG export of a Mermaid diagram with a suggested filename (diagram-YYYY-MM-DDTHH-MM-SS.svg, UTC). Same SVG as render. Optional theme: default, neutral, dark, forest, base.",
+      "Generates a downloadable SVG export of a Mermaid diagram with a suggested filename (diagram-YYYY-MM-DDTHH-MM-SS.svg, UTC). Same SVG as render. Optional theme: default, neutral, dark, forest, base. Optional labels: \"text\" for design tools, slide software or Inkscape (plain SVG text instead of HTML labels, same layout).",
     inputSchema: svgInput,
     outputSchema: svgOutput,
     annotations,
   },
-  async ({ code, theme }) => {
-    const out = await renderDiagram(code, theme ?? "default");
+  async ({ code, theme, labels }, ctx) => {
+    const out = await renderDiagram(code, theme ?? "default", { labels, signal: ctx.signal });
     const data = { svg: out.svg, filename: exportFilename() };
     return { data, text: resultText(data, out.diagramType, "Exported") };
   },

@@ -14,5 +14,5 @@ export const verify = tool(
     outputSchema: verifyOutput,
     annotations,
   },
-  async ({ code }) => ({ data: await verifyDiagram(code) }),
+  async ({ code }, ctx) => ({ data: await verifyDiagram(code, ctx.signal) }),
 );
