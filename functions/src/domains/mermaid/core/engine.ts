@@ -5,6 +5,7 @@ import { installDom } from "./dom.js";
 import { loadFonts } from "./fonts.js";
 import { MAX_CODE_LENGTH, MAX_SVG_CHARS, type JobError, type Labels, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
 import { rasterize } from "./raster.js";
+import { splitSelectorLists } from "./css.js";
 import { createSanitizer, type Sanitizer } from "./sanitize.js";
 import { htmlLabelsToText } from "./text-labels.js";
 import { describeRenderError, describeSyntaxError, isDiagramError } from "./syntax-error.js";
@@ -166,6 +167,8 @@ export async function render(code: string, theme: Theme, png: boolean, labels: L
     document.body.appendChild(root);
     try {
       htmlLabelsToText(root);
+      // Simpler CSS for simpler renderers (resvg, design tools): one selector per rule.
+      for (const style of Array.from(root.getElementsByTagName("style"))) style.textContent = splitSelectorLists(style.textContent ?? "");
     } finally {
       cleanup();
     }
