@@ -3,7 +3,7 @@
 // offsetWidth, screen, canvas measureText, path lengths. Text is measured with the real metrics
 // of Liberation Sans (fonts.ts). Installed as globals once per worker, before mermaid is imported.
 import { JSDOM } from "jsdom";
-import { fontAscent, fontDescent, textWidth, type FontStyle } from "./fonts.js";
+import { fontAscent, fontDescent, lineMetrics, textWidth, type FontStyle } from "./fonts.js";
 import { parsePoints, parseTransform, pathBox, pathLength, pointAtLength, pointsBox, transformBox, union, type Box } from "./geometry.js";
 
 /** mermaid-cli's default page (puppeteer's 800 x 600 viewport, headless: also the screen). */
@@ -23,6 +23,7 @@ interface FontRule {
   weight?: string;
   lineHeight?: string;
   color?: string;
+  family?: string;
 }
 const ruleCache = new WeakMap<Element, { text: string; rules: FontRule[] }>();
 const badSelectors = new Set<string>();
@@ -37,7 +38,7 @@ function parseFontRules(css: string): FontRule[] {
       const m = new RegExp(`(?:^|;)\\s*${name}\\s*:\\s*([^;!]+)`, "i").exec(body!);
       return m?.[1]?.trim();
     };
-    const rule: FontRule = { selector, size: decl("font-size"), weight: decl("font-weight"), lineHeight: decl("line-height"), color: decl("color") };
+    const rule: FontRule = { selector, size: decl("font-size"), weight: decl("font-weight"), lineHeight: decl("line-height"), color: decl("color"), family: decl("font-family") };
     const font = decl("font");
     if (font && !rule.size) {
       const m = /(?:(bold|bolder|[6-9]00)\s+)?(\d+(?:\.\d+)?(?:px|em|pt|%))/i.exec(font);
@@ -46,7 +47,7 @@ function parseFontRules(css: string): FontRule[] {
         if (m[1] && !rule.weight) rule.weight = m[1];
       }
     }
-    if (rule.size || rule.weight || rule.lineHeight || rule.color) rules.push(rule);
+    if (rule.size || rule.weight || rule.lineHeight || rule.color || rule.family) rules.push(rule);
   }
   return rules;
 }
@@ -83,8 +84,10 @@ function inlineProp(el: El, css: string, attr: string): string | undefined {
 }
 
 /** The nearest declared value of a font property for `el`: inline style, attribute, then CSS. */
-function declared(el: Element, prop: "size" | "weight" | "lineHeight" | "color", rules: FontRule[]): { value: string; at: Element } | undefined {
-  const css = prop === "size" ? "font-size" : prop === "weight" ? "font-weight" : prop === "color" ? "color" : "line-height";
+const CSS_NAMES = { size: "font-size", weight: "font-weight", color: "color", lineHeight: "line-height", family: "font-family" } as const;
+
+function declared(el: Element, prop: keyof typeof CSS_NAMES, rules: FontRule[]): { value: string; at: Element } | undefined {
+  const css = CSS_NAMES[prop];
   for (let cur: Element | null = el; cur && cur.nodeType === 1; cur = cur.parentElement) {
     const inline = inlineProp(cur as El, css, css);
     if (inline && inline !== "inherit") return { value: inline, at: cur };
@@ -118,11 +121,39 @@ function fontSizeOf(el: Element, rules: FontRule[]): number {
   return parseSize(d.value, DEFAULT_FONT_SIZE);
 }
 
+/**
+ * Which of our two faces a font-family list resolves to in Chromium on Linux: the first family
+ * that exists there. Arial/Helvetica/sans-serif → Liberation Sans; Times/serif → Liberation
+ * Serif; names that are not installed (trebuchet ms, verdana, Open Sans, …) are skipped; a list
+ * with nothing installed, or no font-family at all, gets the default font: Times → Liberation Serif.
+ */
+const SANS = /^(arial|helvetica|liberation sans|arimo|sans-serif|system-ui|-apple-system|blinkmacsystemfont|ui-sans-serif|monospace|courier|courier new|liberation mono|dejavu sans|dejavu sans mono)$/;
+const SERIF = /^(times|times new roman|liberation serif|tinos|serif|ui-serif|dejavu serif)$/;
+const familyCache = new Map<string, boolean>();
+
+function isSerifFamily(list: string): boolean {
+  let serif = familyCache.get(list);
+  if (serif === undefined) {
+    serif = true;
+    for (const raw of list.split(",")) {
+      const name = raw.trim().replace(/^["']|["']$/g, "").trim().toLowerCase();
+      if (SANS.test(name)) {
+        serif = false;
+        break;
+      }
+      if (SERIF.test(name)) break;
+    }
+    familyCache.set(list, serif);
+  }
+  return serif;
+}
+
 function fontOf(el: Element): FontStyle {
   const rules = fontRules(el.ownerDocument);
   const w = declared(el, "weight", rules)?.value ?? "normal";
   const bold = /bold/i.test(w) || Number(w) >= 600;
-  return { size: fontSizeOf(el, rules), bold };
+  const family = declared(el, "family", rules)?.value;
+  return { size: fontSizeOf(el, rules), bold, serif: family === undefined || isSerifFamily(family) };
 }
 
 function lengthAttr(v: string | null, size: number, d = 0): number {
@@ -176,8 +207,7 @@ function textBox(el: Element): Box {
     const width = textWidth(line.text.replace(/\s+/g, " "), line.font);
     const anchor = inheritedAttr(line.anchorEl, "text-anchor") ?? "start";
     const x = anchor === "middle" ? line.x - width / 2 : anchor === "end" ? line.x - width : line.x;
-    const asc = fontAscent(line.font.bold) * line.font.size;
-    const desc = fontDescent(line.font.bold) * line.font.size;
+    const { ascent: asc, descent: desc } = lineMetrics(line.font, line.text);
     const baseline = inheritedAttr(line.anchorEl, "dominant-baseline") ?? inheritedAttr(line.anchorEl, "alignment-baseline") ?? "auto";
     let top = line.y - asc;
     if (/middle|central/.test(baseline)) top = line.y - (asc + desc) / 2;

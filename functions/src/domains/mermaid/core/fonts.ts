@@ -14,11 +14,17 @@ export const FONT_FILES = {
   bold: join(FONT_DIR, "LiberationSans-Bold.ttf"),
   italic: join(FONT_DIR, "LiberationSans-Italic.ttf"),
   boldItalic: join(FONT_DIR, "LiberationSans-BoldItalic.ttf"),
+  // Chromium's default font (Times New Roman → Liberation Serif): text with no usable
+  // font-family, e.g. mermaid's own measuring text in sequence diagrams, is measured in it.
+  serif: join(FONT_DIR, "LiberationSerif-Regular.ttf"),
+  serifBold: join(FONT_DIR, "LiberationSerif-Bold.ttf"),
 };
 
 export interface FontStyle {
   size: number;
   bold: boolean;
+  /** Liberation Serif (the browser's default font) instead of Liberation Sans. */
+  serif?: boolean;
 }
 
 class Metrics {
@@ -65,16 +71,37 @@ class Metrics {
     const key = left * 65536 + right;
     let k = this.kern.get(key);
     if (k === undefined) {
-      try {
-        k = this.kerningTables
-          ? this.font.position.getKerningValue(this.kerningTables, left, right)
-          : this.font.getKerningValue(left, right);
-      } catch {
-        k = 0;
+      // The font's pair table first: Liberation 2's GPOS keeps its kerning under "latn", which
+      // the default-script lookup misses (" T", " A", … were unkerned, 1–2 px wide per line).
+      const pairs = (this.font as unknown as { kerningPairs?: Record<string, number> }).kerningPairs;
+      k = pairs?.[`${left},${right}`];
+      if (k === undefined) {
+        try {
+          k = this.kerningTables ? this.font.position.getKerningValue(this.kerningTables, left, right) : this.font.getKerningValue(left, right);
+        } catch {
+          k = 0;
+        }
       }
       this.kern.set(key, k ?? 0);
     }
     return k ?? 0;
+  }
+
+  private readonly inkBottom = new Map<string, number>();
+
+  /** The lowest point any glyph of `text` reaches, in em (negative below the baseline). */
+  lowestInk(text: string): number {
+    let low = 0;
+    for (const ch of text) {
+      let y = this.inkBottom.get(ch);
+      if (y === undefined) {
+        const i = this.index(ch);
+        y = i ? ((this.font.glyphs.get(i) as unknown as { yMin?: number }).yMin ?? 0) / this.unitsPerEm : 0;
+        this.inkBottom.set(ch, y);
+      }
+      low = Math.min(low, y);
+    }
+    return low;
   }
 
   /** Width in em units (multiply by the font size). */
@@ -89,8 +116,9 @@ class Metrics {
       if (cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x1f3fb && cp <= 0x1f3ff)) continue;
       const i = this.index(ch);
       if (i === 0) {
-        // Not in Liberation: the browser falls back to another font (CJK, emoji, ...).
-        fallbackEm += isWide(cp) ? 1 : 0.6;
+        // Not in Liberation: the browser falls back to another font. CJK from the fallback
+        // fonts' own advance widths (cjk-widths.json); anything else (emoji, …) estimated.
+        fallbackEm += cjkWidth(cp) ?? (isWide(cp) ? 1 : 0.6);
         prev = -1;
         continue;
       }
@@ -100,6 +128,26 @@ class Metrics {
     }
     return units / this.unitsPerEm + fallbackEm;
   }
+}
+
+/**
+ * Advance widths (em) of CJK characters in the fonts Chromium falls back to on Debian (IPAGothic,
+ * Droid Sans Fallback): a run-length table made by scripts/gen-cjk-widths.ts, ~2 KB.
+ */
+let cjkRuns: [number, number, number][] | undefined;
+
+function cjkWidth(cp: number): number | undefined {
+  cjkRuns ??= (JSON.parse(readFileSync(join(FONT_DIR, "cjk-widths.json"), "utf8")) as { runs: [number, number, number][] }).runs;
+  let lo = 0;
+  let hi = cjkRuns.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [first, last, width] = cjkRuns[mid]!;
+    if (cp < first) hi = mid - 1;
+    else if (cp > last) lo = mid + 1;
+    else return width / 1000;
+  }
+  return undefined;
 }
 
 function isWide(cp: number): boolean {
@@ -117,7 +165,7 @@ function isWide(cp: number): boolean {
   );
 }
 
-let loaded: { regular: Metrics; bold: Metrics } | undefined;
+let loaded: { regular: Metrics; bold: Metrics; serif?: Metrics; serifBold?: Metrics } | undefined;
 
 function load(file: string): Metrics {
   const buf = readFileSync(file);
@@ -128,8 +176,9 @@ export function loadFonts(): void {
   loaded ??= { regular: load(FONT_FILES.regular), bold: load(FONT_FILES.bold) };
 }
 
-function metrics(bold: boolean): Metrics {
+function metrics(bold: boolean, serif = false): Metrics {
   loadFonts();
+  if (serif) return bold ? (loaded!.serifBold ??= load(FONT_FILES.serifBold)) : (loaded!.serif ??= load(FONT_FILES.serif));
   return bold ? loaded!.bold : loaded!.regular;
 }
 
@@ -137,20 +186,35 @@ const widthCache = new Map<string, number>();
 
 /** Width in px of a single line of text. */
 export function textWidth(text: string, style: FontStyle): number {
-  const key = (style.bold ? "b" : "r") + text;
+  const key = (style.serif ? "s" : "") + (style.bold ? "b" : "r") + text;
   let em = widthCache.get(key);
   if (em === undefined) {
-    em = metrics(style.bold).width(text);
+    em = metrics(style.bold, style.serif).width(text);
     if (widthCache.size > 20_000) widthCache.clear();
     widthCache.set(key, em);
   }
   return em * style.size;
 }
 
-export function fontAscent(bold = false): number {
-  return metrics(bold).ascent;
+export function fontAscent(bold = false, serif = false): number {
+  return metrics(bold, serif).ascent;
 }
 
-export function fontDescent(bold = false): number {
-  return metrics(bold).descent;
+export function fontDescent(bold = false, serif = false): number {
+  return metrics(bold, serif).descent;
+}
+
+/**
+ * Ascent and descent of a line of SVG text in px, as Blink computes them: each rounded to whole
+ * pixels (Skia metrics, SimpleFontData). Liberation Serif's descent comes out one pixel deeper at
+ * some sizes (Blink's Linux subpixel rule borrows a pixel); measured in Chromium for 10–24 px.
+ */
+export function lineMetrics(style: FontStyle, text = ""): { ascent: number; descent: number } {
+  const m = metrics(style.bold, style.serif);
+  const ascent = Math.round(m.ascent * style.size);
+  let descent = Math.round(m.descent * style.size);
+  // Measured in Chromium (10–24 px): Liberation Serif text whose glyphs reach more than ~0.3 px
+  // below the rounded descent ("y", "(", "[") gets one more pixel; Liberation Sans never does.
+  if (style.serif && text && -m.lowestInk(text) * style.size > descent + 0.3) descent += 1;
+  return { ascent, descent };
 }

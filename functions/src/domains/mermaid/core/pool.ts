@@ -17,7 +17,7 @@ import { log as rootLog, type Logger } from "../../../mcp/log.js";
 import type { Job, JobError, WorkerReply } from "./protocol.js";
 
 const RENDER_TIMEOUT_MS = envNumber("MERMAID_RENDER_TIMEOUT_MS", 10_000, { min: 100 });
-const QUEUE_TIMEOUT_MS = envNumber("MERMAID_QUEUE_TIMEOUT_MS", 15_000, { min: 100 });
+const QUEUE_TIMEOUT_MS = envNumber("MERMAID_QUEUE_TIMEOUT_MS", 30_000, { min: 100 });
 /** Jobs that may wait for a worker; beyond that callers are refused at once (docs/mermaid.md). */
 const QUEUE_MAX = Math.floor(envNumber("MERMAID_QUEUE_MAX", 24, { min: 1 }));
 /**
@@ -39,7 +39,8 @@ export const CANCELLED_MESSAGE = "Rendering was cancelled by the client";
 
 /** "busy, retry after N s": refused at once when the queue is full (or a wait ran out). */
 export function busyError(retryAfterSeconds: number): ToolError {
-  return new ToolError("unavailable", `The diagram renderer is busy: try again in ${retryAfterSeconds} seconds`, { retryAfterSeconds });
+  const unit = retryAfterSeconds === 1 ? "second" : "seconds";
+  return new ToolError("unavailable", `The diagram renderer is busy: try again in ${retryAfterSeconds} ${unit}`, { retryAfterSeconds });
 }
 
 export class JobRejected extends Error {

@@ -30,7 +30,15 @@ function fromWorker(err: unknown): never {
 
 export async function verifyDiagram(code: unknown, signal?: AbortSignal): Promise<{ ok: boolean; error?: string }> {
   const text = checkCode(code);
-  const outcome = await renderPool().run<VerifyOutcome>({ op: "verify", code: text }, { signal }).catch(fromWorker);
+  let outcome: VerifyOutcome;
+  try {
+    outcome = await renderPool().run<VerifyOutcome>({ op: "verify", code: text }, { signal });
+  } catch (err) {
+    // verify draws the diagram too (engine.ts): a diagram render would stop for running too long
+    // or out of memory is one to fix, like a syntax error. Busy/cancelled stay errors.
+    if (err instanceof ToolError && err.kind === "timeout") return { ok: false, error: err.message };
+    fromWorker(err);
+  }
   return outcome.ok ? { ok: true } : { ok: false, error: outcome.error ?? "Invalid Mermaid syntax" };
 }
 
