@@ -65,11 +65,12 @@ const escapes: Record<string, { code: string; kept: RegExp }> = {
   "linkStyle statement": { code: `flowchart TD\n  A --> B\n  linkStyle 0 stroke:#0a0,position:absolute,z-index:5`, kept: /stroke:#0a0/ },
   "style attribute in label HTML": {
     code: "flowchart TD\n  A[\"<span style='position:fixed;inset:0;z-index:9999;transform:scale(40);color:#c00'>Over</span>\"] --> B",
-    kept: /color:#c00/,
+    kept: /#c00/, // color:#c00 in HTML; fill="#c00" on the SVG text
   },
   "<style> in label HTML": { code: 'flowchart TD\n  A["<style>body{position:fixed} svg{z-index:9} p{top:0}</style>Over"] --> B', kept: /fill:/ },
+  // (Colour variables are checked by mermaid itself: "red; position: fixed" is refused as a colour.)
   "init directive: theme variables": {
-    code: '%%{init: {"themeVariables": {"primaryColor": "#abcdef; position: fixed; z-index: 9999", "fontSize": "16px; position: fixed"}}}%%\nflowchart TD\n  A --> B',
+    code: '%%{init: {"themeVariables": {"fontSize": "16px; position: fixed; z-index: 9999"}}}%%\nflowchart TD\n  A --> B',
     kept: /fill:/,
   },
   "init directive: themeCSS": { code: '%%{init: {"themeCSS": ".node { position: fixed; z-index: 9999 } body { display: none }"}}%%\nflowchart TD\n  A --> B', kept: /fill:/ },
@@ -78,7 +79,7 @@ const escapes: Record<string, { code: string; kept: RegExp }> = {
     kept: /fill:/,
   },
   "sequence diagram box and note styling": {
-    code: "sequenceDiagram\n  box rgb(200,220,255) position:fixed\n  participant A\n  end\n  A->>A: <span style='position:absolute;top:-999px'>hi</span>",
+    code: "sequenceDiagram\n  box rgb(200,220,255) position:fixed\n  participant A\n  end\n  A->>A: <span style='position:absolute'>hi</span>",
     kept: /fill:/,
   },
 };

@@ -381,10 +381,17 @@ export class RenderPool {
     if (this.queue.length >= this.opts.queueMax) return Promise.reject(busyError(this.retryAfterSeconds()));
     return new Promise<T>((resolve, reject) => {
       const pending: Pending = { job, timeoutMs, resolve: resolve as (v: unknown) => void, reject };
-      pending.queueTimer = setTimeout(() => {
+      const expire = () => {
+        // While the first worker is still warming up (a cold instance on a busy machine), waiting
+        // is the answer: the start itself is bounded, and fails every waiting caller at once.
+        if (!this.slots.some((s) => s.ready) && !this.failing && this.slots.length) {
+          pending.queueTimer = setTimeout(expire, this.opts.queueTimeoutMs);
+          return;
+        }
         this.queue = this.queue.filter((p) => p !== pending);
         this.settle(pending, () => reject(busyError(this.retryAfterSeconds())));
-      }, this.opts.queueTimeoutMs);
+      };
+      pending.queueTimer = setTimeout(expire, this.opts.queueTimeoutMs);
       if (signal) {
         const onAbort = () => this.cancel(pending);
         signal.addEventListener("abort", onAbort, { once: true });
