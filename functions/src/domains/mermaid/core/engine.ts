@@ -6,6 +6,7 @@ import { loadFonts } from "./fonts.js";
 import { MAX_CODE_LENGTH, MAX_SVG_CHARS, type JobError, type Labels, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
 import { rasterize } from "./raster.js";
 import { splitSelectorLists } from "./css.js";
+import { installMermaidPatch } from "./mermaid-patch.js";
 import { createSanitizer, type Sanitizer } from "./sanitize.js";
 import { htmlLabelsToText } from "./text-labels.js";
 import { describeRenderError, describeSyntaxError, isDiagramError } from "./syntax-error.js";
@@ -46,6 +47,7 @@ function baseConfig(theme: Theme, htmlLabels: boolean, seed = "mermaid") {
 
 export async function init(): Promise<void> {
   if (mermaid) return;
+  if (process.env.MERMAID_CONFIG_PATCH !== "off") installMermaidPatch();
   const dom = installDom();
   loadFonts();
   // Mermaid must be imported after the globals exist (its DOMPurify binds to window at load).
