@@ -1,10 +1,10 @@
 // Text measurement from real font metrics: Liberation Sans (metric-compatible with Arial, which
-// is what Chromium resolves mermaid's font stack to on Linux). Advance widths + GPOS kerning,
-// cached per glyph and per pair, so measuring a label costs microseconds.
+// is what Chromium resolves mermaid's font stack to on Linux) and Liberation Serif (the browser's
+// default font). Advance widths + kerning pairs, read from compact tables made from the TTFs
+// (metrics-*.json, scripts/gen-font-metrics.ts): no font parsing at start-up.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import opentype, { type Font } from "opentype.js";
 
 /** functions/assets/fonts, from functions/src/... (tsx) or functions/lib/... (deployed). */
 export const FONT_DIR = join(dirname(fileURLToPath(import.meta.url)), "../../../../assets/fonts");
@@ -27,64 +27,49 @@ export interface FontStyle {
   serif?: boolean;
 }
 
+/** A face's measuring data (scripts/gen-font-metrics.ts makes it from the TTF). */
+interface FaceData {
+  unitsPerEm: number;
+  ascender: number;
+  descender: number;
+  /** codepoint, glyph index, codepoint, glyph index, … */
+  cmap: number[];
+  advances: Record<string, number>;
+  yMin: Record<string, number>;
+  /** left glyph, right glyph, value, … */
+  kerning: number[];
+}
+
 class Metrics {
   readonly unitsPerEm: number;
   /** hhea ascent/descent as fractions of the em (what browsers use for a text box). */
   readonly ascent: number;
   readonly descent: number;
-  private readonly glyphIndex = new Map<string, number>();
-  private readonly advance = new Map<number, number>();
+  private readonly glyphs = new Map<number, number>();
   private readonly kern = new Map<number, number>();
-  private readonly kerningTables: unknown;
 
-  constructor(private readonly font: Font) {
-    this.unitsPerEm = font.unitsPerEm;
-    const hhea = font.tables.hhea;
-    this.ascent = (hhea?.ascender ?? font.ascender) / font.unitsPerEm;
-    this.descent = Math.abs(hhea?.descender ?? font.descender) / font.unitsPerEm;
-    try {
-      this.kerningTables = font.position.getKerningTables(font.position.getDefaultScriptName());
-    } catch {
-      this.kerningTables = undefined;
-    }
+  constructor(private readonly data: FaceData) {
+    this.unitsPerEm = data.unitsPerEm;
+    this.ascent = data.ascender / data.unitsPerEm;
+    this.descent = Math.abs(data.descender) / data.unitsPerEm;
+    for (let i = 0; i < data.cmap.length; i += 2) this.glyphs.set(data.cmap[i]!, data.cmap[i + 1]!);
+    for (let i = 0; i < data.kerning.length; i += 3) this.kern.set(data.kerning[i]! * 65536 + data.kerning[i + 1]!, data.kerning[i + 2]!);
   }
 
   private index(ch: string): number {
-    let i = this.glyphIndex.get(ch);
-    if (i === undefined) {
-      i = this.font.charToGlyphIndex(ch) ?? 0;
-      this.glyphIndex.set(ch, i);
-    }
-    return i;
+    return this.glyphs.get(ch.codePointAt(0)!) ?? 0;
   }
 
   private advanceOf(i: number): number {
-    let a = this.advance.get(i);
-    if (a === undefined) {
-      a = this.font.glyphs.get(i).advanceWidth ?? 0;
-      this.advance.set(i, a);
-    }
-    return a;
+    return this.data.advances[i] ?? 0;
   }
 
   private kerning(left: number, right: number): number {
-    const key = left * 65536 + right;
-    let k = this.kern.get(key);
-    if (k === undefined) {
-      // The font's pair table first: Liberation 2's GPOS keeps its kerning under "latn", which
-      // the default-script lookup misses (" T", " A", … were unkerned, 1–2 px wide per line).
-      const pairs = (this.font as unknown as { kerningPairs?: Record<string, number> }).kerningPairs;
-      k = pairs?.[`${left},${right}`];
-      if (k === undefined) {
-        try {
-          k = this.kerningTables ? this.font.position.getKerningValue(this.kerningTables, left, right) : this.font.getKerningValue(left, right);
-        } catch {
-          k = 0;
-        }
-      }
-      this.kern.set(key, k ?? 0);
-    }
-    return k ?? 0;
+    return this.kern.get(left * 65536 + right) ?? 0;
+  }
+
+  private glyphYMin(i: number): number {
+    return this.data.yMin[i] ?? 0;
   }
 
   private readonly inkBottom = new Map<string, number>();
@@ -96,7 +81,7 @@ class Metrics {
       let y = this.inkBottom.get(ch);
       if (y === undefined) {
         const i = this.index(ch);
-        y = i ? ((this.font.glyphs.get(i) as unknown as { yMin?: number }).yMin ?? 0) / this.unitsPerEm : 0;
+        y = i ? this.glyphYMin(i) / this.unitsPerEm : 0;
         this.inkBottom.set(ch, y);
       }
       low = Math.min(low, y);
@@ -167,18 +152,17 @@ function isWide(cp: number): boolean {
 
 let loaded: { regular: Metrics; bold: Metrics; serif?: Metrics; serifBold?: Metrics } | undefined;
 
-function load(file: string): Metrics {
-  const buf = readFileSync(file);
-  return new Metrics(opentype.parse(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer));
+function load(face: "sans" | "sansBold" | "serif" | "serifBold"): Metrics {
+  return new Metrics(JSON.parse(readFileSync(join(FONT_DIR, `metrics-${face}.json`), "utf8")) as FaceData);
 }
 
 export function loadFonts(): void {
-  loaded ??= { regular: load(FONT_FILES.regular), bold: load(FONT_FILES.bold) };
+  loaded ??= { regular: load("sans"), bold: load("sansBold") };
 }
 
 function metrics(bold: boolean, serif = false): Metrics {
   loadFonts();
-  if (serif) return bold ? (loaded!.serifBold ??= load(FONT_FILES.serifBold)) : (loaded!.serif ??= load(FONT_FILES.serif));
+  if (serif) return bold ? (loaded!.serifBold ??= load("serifBold")) : (loaded!.serif ??= load("serif"));
   return bold ? loaded!.bold : loaded!.regular;
 }
 
