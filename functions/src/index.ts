@@ -1,7 +1,11 @@
 // Firebase entry point: one HTTPS function per domain, MCP at each function's root.
 // Each function imports only its own domain, lazily, so a cold start never pays for the others.
 import { onRequest, type HttpsOptions } from "firebase-functions/v2/https";
+import { defineSecret } from "firebase-functions/params";
 import { serveDomain } from "./http/endpoint.js";
+
+// The private JWK that signs access tokens (see README, "Production"); only `oauth` can read it.
+const oauthSigningKey = defineSecret("OAUTH_SIGNING_KEY");
 
 const common: HttpsOptions = {
   region: "us-central1",
@@ -23,4 +27,10 @@ export const knowledge = onRequest(
 export const mermaid = onRequest(
   { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 60 },
   serveDomain("mermaid", () => import("./domains/mermaid/index.js")),
+);
+
+// The OAuth 2.1 authorization server (sign-in, consent, device pairing); serves no MCP.
+export const oauth = onRequest(
+  { ...common, memory: "512MiB", timeoutSeconds: 30, secrets: [oauthSigningKey] },
+  serveDomain("oauth", () => import("./domains/oauth/index.js")),
 );
