@@ -67,8 +67,8 @@ async function prepare(load: Loader): Promise<Loaded> {
   const handler = createMcpHandler(
     ({ authInfo }) => {
       // handle() always passes these; a server is never built without them.
-      const { caller, requestId, query } = authInfo!.extra as { caller?: Caller; requestId: string; query: Record<string, string> };
-      return buildServer(domain, { caller, requestId, query, log: rootLog.child({ domain: domain.name, requestId }) });
+      const { caller, requestId, query, clientIp } = authInfo!.extra as { caller?: Caller; requestId: string; query: Record<string, string>; clientIp?: string };
+      return buildServer(domain, { caller, requestId, query, clientIp, log: rootLog.child({ domain: domain.name, requestId }) });
     },
     {
       legacy: "stateless",
@@ -137,7 +137,7 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     }
     const body = routeBody(req, route.body?.type ?? "json");
     if (!body.ok) return sendJson(res, 400, { error: body.error });
-    const ctx: RequestContext = { caller, requestId, log, query, signal: abortOnClose(res), progress: async () => undefined };
+    const ctx: RequestContext = { caller, requestId, log, query, clientIp: clientIp(req), signal: abortOnClose(res), progress: async () => undefined };
     try {
       const reply = await route.handle(
         { body: body.value, rawBody: rawBodyOf(req), query, headers: req.headers, clientIp: clientIp(req), baseUrl: self },
@@ -167,7 +167,7 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     token: "",
     clientId: caller?.clientId ?? caller?.uid ?? "anonymous",
     scopes: caller?.scopes ?? [],
-    extra: { caller, requestId, query },
+    extra: { caller, requestId, query, clientIp: clientIp(req) },
   };
   await mcp(req as never, res as never, body);
 }

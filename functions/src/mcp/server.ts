@@ -29,6 +29,7 @@ export interface RequestScope {
   caller: Caller | undefined;
   requestId: string;
   query: Record<string, string>;
+  clientIp?: string;
   log: Logger;
 }
 
@@ -137,6 +138,7 @@ function contextFor(scope: RequestScope, sdk?: ServerContext): RequestContext {
     caller: scope.caller,
     requestId: scope.requestId,
     query: scope.query,
+    ...(scope.clientIp ? { clientIp: scope.clientIp } : {}),
     log: scope.log,
     signal: sdk?.mcpReq.signal ?? new AbortController().signal,
     async progress(done, total, message) {

@@ -3,6 +3,7 @@
 import { fitImageForModel, MAX_RESULT_BYTES, serializedBytes, textContent } from "../../../mcp/content.js";
 import { tool } from "../../../mcp/define.js";
 import { renderDiagram } from "../core/service.js";
+import { withFairUse } from "../fair-use.js";
 import { resultText } from "../result-text.js";
 import { annotations, renderInput, renderOutput } from "../schemas.js";
 
@@ -17,7 +18,7 @@ export const render = tool(
     annotations,
   },
   async ({ code, theme, labels }, ctx) => {
-    const out = await renderDiagram(code, theme ?? "default", { png: true, labels, signal: ctx.signal });
+    const out = await withFairUse(ctx, (signal) => renderDiagram(code, theme ?? "default", { png: true, labels, signal }));
     // The SVG still answers; a missing picture is logged so it does not go unnoticed.
     if (out.pngError) ctx.log.warn("mermaid PNG failed; SVG returned without it", { err: out.pngError });
     const data = { svg: out.svg };

@@ -2,6 +2,7 @@
 // diagram-YYYY-MM-DDTHH-MM-SS.svg (UTC). Same SVG as render.
 import { tool } from "../../../mcp/define.js";
 import { exportFilename, renderDiagram } from "../core/service.js";
+import { withFairUse } from "../fair-use.js";
 import { resultText } from "../result-text.js";
 import { annotations, svgInput, svgOutput } from "../schemas.js";
 
@@ -16,7 +17,7 @@ export const svg = tool(
     annotations,
   },
   async ({ code, theme, labels }, ctx) => {
-    const out = await renderDiagram(code, theme ?? "default", { labels, signal: ctx.signal });
+    const out = await withFairUse(ctx, (signal) => renderDiagram(code, theme ?? "default", { labels, signal }));
     const data = { svg: out.svg, filename: exportFilename() };
     return { data, text: resultText(data, out.diagramType, "Exported") };
   },
