@@ -10,6 +10,8 @@
 // s" rather than left waiting. A caller's AbortSignal cancels its job: a queued job leaves the
 // queue, a running one has its worker terminated (the only way to stop synchronous layout) and
 // replaced, so a cancelled render never holds a worker.
+import { readFileSync } from "node:fs";
+import { totalmem } from "node:os";
 import { Worker } from "node:worker_threads";
 import { envNumber } from "../../../mcp/env.js";
 import { timedOut, ToolError } from "../../../mcp/errors.js";
@@ -21,13 +23,31 @@ const QUEUE_TIMEOUT_MS = envNumber("MERMAID_QUEUE_TIMEOUT_MS", 30_000, { min: 10
 /** Jobs that may wait for a worker; beyond that callers are refused at once (docs/mermaid.md). */
 const QUEUE_MAX = Math.floor(envNumber("MERMAID_QUEUE_MAX", 24, { min: 1 }));
 /**
- * Old-space cap per worker. Two workers on a 1 GiB instance: 2 × 320 MB + the request thread
- * (~150 MB) + young generations and code stay under 1 GiB (docs/mermaid.md has the measurement).
+ * Old-space cap per worker, from the memory the instance really has (cgroup limit, else the
+ * machine's): what is left after the request thread (~300 MB with its libraries) shared by the
+ * workers, less 30 % for what a worker holds outside its old space (young generation, code, jsdom
+ * and resvg buffers); between 128 and 512 MB. A 1 GiB instance with two workers gets 2 × 256 MB
+ * (measured: a worker's heap is ~80 MB warm, ~130 MB after the corpus, peaks ~260 MB with garbage;
+ * a job that needs more is stopped with an out-of-memory 504 and its worker replaced, instead of
+ * the container being killed). docs/mermaid.md has the numbers. MERMAID_WORKER_HEAP_MB overrides.
  */
-const WORKER_HEAP_MB = Math.floor(envNumber("MERMAID_WORKER_HEAP_MB", 320, { min: 64 }));
+function instanceMemoryMb(): number {
+  try {
+    const limit = readFileSync("/sys/fs/cgroup/memory.max", "utf8").trim();
+    if (/^\d+$/.test(limit)) return Math.min(Number(limit), totalmem()) / 1048576;
+  } catch {
+    // No cgroup v2 limit visible: the machine's memory is the limit.
+  }
+  return totalmem() / 1048576;
+}
+export function defaultHeapMb(workers: number, memoryMb = instanceMemoryMb()): number {
+  const perWorker = (memoryMb - 300) / workers / 1.4;
+  return Math.max(128, Math.min(512, Math.floor(perWorker / 32) * 32));
+}
 // Two workers: one runaway diagram never blocks everyone. Under the emulator one: it runs a
 // process per concurrent request, and each would otherwise warm (and hold) its own two.
 const POOL_SIZE = Math.floor(envNumber("MERMAID_WORKERS", process.env.FUNCTIONS_EMULATOR === "true" ? 1 : 2, { min: 1 }));
+const WORKER_HEAP_MB = Math.floor(envNumber("MERMAID_WORKER_HEAP_MB", defaultHeapMb(POOL_SIZE), { min: 64 }));
 // A warm-up is a fixed diagram, not a runaway one: on a machine busy with dozens of processes it is
 // slow, not stuck, and killing it only to start again from scratch is how retry storms begin.
 const WARMUP_TIMEOUT_MS = 180_000;
