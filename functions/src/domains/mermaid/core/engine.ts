@@ -28,7 +28,10 @@ const SECURE_KEYS = [
 let mermaid: Mermaid | undefined;
 let sanitize: Sanitizer | undefined;
 
-function baseConfig(theme: Theme, htmlLabels: boolean, seed = "mermaid") {
+// htmlLabels is left at mermaid's defaults (unset at the top, flowchart null: HTML labels), as in
+// a browser: some shapes read the top-level value directly (ER boxes pad 25 % more when it is
+// unset), so setting it drew them smaller than Chromium does. Diagrams cannot change it (SECURE_KEYS).
+function baseConfig(theme: Theme, seed = "mermaid") {
   return {
     startOnLoad: false,
     securityLevel: "strict" as const,
@@ -36,8 +39,6 @@ function baseConfig(theme: Theme, htmlLabels: boolean, seed = "mermaid") {
     maxTextSize: MAX_CODE_LENGTH,
     maxEdges: 500,
     theme,
-    htmlLabels,
-    flowchart: { htmlLabels },
     secure: SECURE_KEYS,
     // Same code + theme → same SVG, byte for byte (render and svg agree; the tools are idempotent).
     deterministicIds: true,
@@ -52,7 +53,7 @@ export async function init(): Promise<void> {
   loadFonts();
   // Mermaid must be imported after the globals exist (its DOMPurify binds to window at load).
   mermaid = (await import("mermaid")).default;
-  mermaid.initialize(baseConfig("default", true));
+  mermaid.initialize(baseConfig("default"));
   sanitize = await createSanitizer(dom);
 }
 
@@ -115,7 +116,7 @@ function seededRandom(seed: number): () => number {
 
 async function renderOnce(code: string, theme: Theme): Promise<{ svg: string; diagramType: string }> {
   const seed = createHash("sha256").update(`${theme}\u0000${code}`).digest("hex").slice(0, 10);
-  mermaid!.initialize(baseConfig(theme, true, seed));
+  mermaid!.initialize(baseConfig(theme, seed));
   const id = `mermaid-${seed}`;
   // gitGraph's commit ids and the hand-drawn jitter of "neo" shapes come from Math.random: seeded
   // from the code + theme, the same input draws the same picture (render and svg agree).
