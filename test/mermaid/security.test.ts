@@ -65,7 +65,7 @@ const escapes: Record<string, { code: string; kept: RegExp }> = {
   "linkStyle statement": { code: `flowchart TD\n  A --> B\n  linkStyle 0 stroke:#0a0,position:absolute,z-index:5`, kept: /stroke:#0a0/ },
   "style attribute in label HTML": {
     code: "flowchart TD\n  A[\"<span style='position:fixed;inset:0;z-index:9999;transform:scale(40);color:#c00'>Over</span>\"] --> B",
-    kept: /#c00/, // color:#c00 in HTML; fill="#c00" on the SVG text
+    kept: /#c00|rgb\(204, 0, 0\)/, // color:#c00 in HTML; the same colour as fill on the SVG text
   },
   "<style> in label HTML": { code: 'flowchart TD\n  A["<style>body{position:fixed} svg{z-index:9} p{top:0}</style>Over"] --> B', kept: /fill:/ },
   // (Colour variables are checked by mermaid itself: "red; position: fixed" is refused as a colour.)
