@@ -236,10 +236,14 @@ function isHidden(el: Element): boolean {
   return NON_RENDERED.has(el.tagName.toLowerCase()) || (el as El).style?.display === "none" || el.getAttribute("display") === "none";
 }
 
+function isEmptyLabel(el: Element): boolean {
+  return el.tagName.toLowerCase() === "foreignobject" && !parseFloat(el.getAttribute("width") ?? "") && !parseFloat(el.getAttribute("height") ?? "");
+}
+
 /** Whether a container holds any rendered element other than an empty group. */
 function hasRendered(el: Element): boolean {
   for (const child of Array.from(el.children)) {
-    if (isHidden(child)) continue;
+    if (isHidden(child) || isEmptyLabel(child)) continue;
     if (!CONTAINERS.has(child.tagName.toLowerCase()) || hasRendered(child)) return true;
   }
   return false;
@@ -294,6 +298,9 @@ function bboxOf(el: Element): Box {
         if (CONTAINERS.has(ct) && !hasRendered(child)) continue;
         const b = bboxOf(child);
         if (b.width === 0 && b.height === 0 && !["text", "rect", "path", "circle", "line"].includes(ct) && child.children.length === 0) continue;
+        // An empty label (a 0×0 foreignObject, e.g. mindmap edges without text at the origin)
+        // adds nothing to its group's box in Chromium.
+        if (isEmptyLabel(child)) continue;
         boxes.push(transformBox(b, parseTransform(child.getAttribute("transform"))));
       }
       return union(boxes) ?? { x: 0, y: 0, width: 0, height: 0 };
