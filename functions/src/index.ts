@@ -2,6 +2,7 @@
 // Each function imports only its own domain, lazily, so a cold start never pays for the others.
 import { onRequest, type HttpsOptions } from "firebase-functions/v2/https";
 import { defineSecret } from "firebase-functions/params";
+import { onSchedule } from "firebase-functions/v2/scheduler";
 import { serveDomain } from "./http/endpoint.js";
 
 // The private JWK that signs access tokens (see README, "Production"); only `oauth` can read it.
@@ -12,6 +13,9 @@ const common: HttpsOptions = {
   invoker: "public", // MCP clients call the URL directly; each domain checks the caller itself
   cors: false, // Origin is checked in http/origin.ts
   concurrency: 80,
+  // Cost and abuse bound: at most 10 instances × concurrency in flight per function; an open
+  // function without it scales with whatever traffic arrives. Raise it per function from load data.
+  maxInstances: 10,
 };
 
 export const dermal = onRequest(
@@ -33,4 +37,19 @@ export const mermaid = onRequest(
 export const oauth = onRequest(
   { ...common, memory: "512MiB", timeoutSeconds: 30, secrets: [oauthSigningKey] },
   serveDomain("oauth", () => import("./domains/oauth/index.js")),
+);
+
+export const fotos = onRequest(
+  // A capture waits for the desktop agent (30 s + delay, at most 4 min); sharp downscales for the model.
+  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 300 },
+  serveDomain("fotos", () => import("./domains/fotos/index.js")),
+);
+
+/** Deletes expired screenshots (FOTOS_RETENTION_DAYS, default 7) with their images, every hour. */
+export const fotosCleanup = onSchedule(
+  { region: "us-central1", schedule: "every 60 minutes", timeoutSeconds: 540, memory: "512MiB", concurrency: 1, maxInstances: 1 },
+  async () => {
+    const { cleanupExpired } = await import("./domains/fotos/cleanup.js");
+    await cleanupExpired();
+  },
 );
