@@ -74,6 +74,37 @@ export function unsafeParts(svg: string): string[] {
   return [...found];
 }
 
+/** CSS that would place something outside the SVG's box or over the page around it. */
+const ESCAPING_CSS = /(?:^|[;{\s])(position|z-index|inset|top|left|right|bottom|transform|translate|float)\s*:/i;
+
+/**
+ * What in an SVG could draw outside its own box when inlined in a page: positioning CSS in any
+ * style attribute or sheet, and sheet rules that do not stay inside this diagram (`body{…}`,
+ * `#<id> ~ p`, an unscoped `svg{…}`).
+ */
+export function escapingParts(svg: string): string[] {
+  const doc = parseSvgFile(svg);
+  const rootId = doc.documentElement.getAttribute("id") ?? "";
+  const found = new Set<string>();
+  for (const el of Array.from(doc.getElementsByTagName("*"))) {
+    const style = el.getAttribute("style") ?? "";
+    const m = ESCAPING_CSS.exec(style);
+    if (m) found.add(`${m[1]} in the style of <${el.localName}>`);
+    if (el.localName.toLowerCase() === "style") {
+      const css = (el.textContent ?? "").replace(/@keyframes[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}/g, "");
+      const m2 = ESCAPING_CSS.exec(css);
+      if (m2) found.add(`${m2[1]} in <style>`);
+      for (const [, selectors] of css.matchAll(/([^{}]+)\{[^{}]*\}/g)) {
+        for (const sel of selectors!.split(",")) {
+          const t = sel.trim();
+          if (!t.startsWith(`#${rootId}`) || /^#[^\s>]+\s*[~+]/.test(t)) found.add(`selector outside the diagram: ${t.slice(0, 40)}`);
+        }
+      }
+    }
+  }
+  return [...found];
+}
+
 /**
  * Diagram types of mermaid 12.3 that the corpus has no example of (detector ids from mermaid's
  * dist), each with words its drawing must contain. All of them render.

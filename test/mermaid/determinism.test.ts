@@ -91,11 +91,11 @@ describe("the same diagram renders to the same bytes", () => {
 
   test("the counter-numbered ids are numbered from where a fresh process starts", () => {
     const sequence = first.get("cli-sequence.mmd")!;
-    expect(sequence).toMatch(/<line id="actor0"/);
-    expect(sequence).toMatch(/id="root-0"/);
+    expect(sequence).toMatch(/<line id="mermaid-[0-9a-f]+-actor0"/);
+    expect(sequence).toMatch(/id="mermaid-[0-9a-f]+-root-0"/);
     const sankey = first.get("doc-sankey-energy.mmd")!;
-    expect(sankey).toMatch(/<g class="node" id="node-1"/);
-    expect(sankey).toMatch(/stroke="url\(#linearGradient-\d+\)"/);
+    expect(sankey).toMatch(/<g class="node" id="mermaid-[0-9a-f]+-node-1"/);
+    expect(sankey).toMatch(/stroke="url\(#mermaid-[0-9a-f]+-linearGradient-\d+\)"/);
     expect(first.get("doc-class-2.mmd")!).toMatch(/id="mermaid-[0-9a-f]+-classId-[^"]+-0"/);
   });
 });
@@ -125,12 +125,13 @@ describe("renaming (core/ids.ts)", () => {
     expect(canonicaliseIds(doc.documentElement as unknown as Element)).toBe(3);
     expect(doc.getElementsByTagName("*").length).toBe(before);
     const out = doc.documentElement.outerHTML;
-    // Numbered in document order: the marker (actor6) comes before the line (actor5).
-    expect(out).toContain('aria-labelledby="actor1 m-title" aria-describedby="root-5"');
-    expect(out).toContain("<style>#actor1{stroke:red}#actor1.x,#actor1:hover{fill:url(#node-1)}#actor50{fill:#555}</style>");
-    expect(out).toContain('<linearGradient id="node-1"/><marker id="actor0"/>');
-    expect(out).toContain('<line id="actor1" marker-end="url(#actor0)" stroke="url(&quot;#node-1&quot;)" style="fill:url(\'#node-1\');stroke:#actor1"/>');
-    expect(out).toContain('<use href="#actor0" xlink:href="#node-1" clip-path="url(#actor1)" mask="url(#actor0)" filter="url(#node-1)"/>');
+    // Numbered in document order: the marker (actor6) comes before the line (actor5); prefixed
+    // with the diagram's id, so two diagrams on one page never share one.
+    expect(out).toContain('aria-labelledby="m-actor1 m-title" aria-describedby="root-5"');
+    expect(out).toContain("<style>#m-actor1{stroke:red}#m-actor1.x,#m-actor1:hover{fill:url(#m-node-1)}#actor50{fill:#555}</style>");
+    expect(out).toContain('<linearGradient id="m-node-1"/><marker id="m-actor0"/>');
+    expect(out).toContain('<line id="m-actor1" marker-end="url(#m-actor0)" stroke="url(&quot;#m-node-1&quot;)" style="fill:url(\'#m-node-1\');stroke:#m-actor1"/>');
+    expect(out).toContain('<use href="#m-actor0" xlink:href="#m-node-1" clip-path="url(#m-actor1)" mask="url(#m-actor0)" filter="url(#m-node-1)"/>');
     // Text is text.
     expect(out).toContain(">actor5 #actor5</text>");
   });

@@ -3,7 +3,7 @@
 // worker that cannot start is retried with backoff and callers are refused quickly, not queued.
 // Timeouts here are upper bounds for the test runner only: the assertions are about order and state.
 import { afterEach, expect, test } from "vitest";
-import { RenderPool, START_FAILED_MESSAGE } from "../../functions/src/domains/mermaid/core/pool.js";
+import { CANCELLED_MESSAGE, RenderPool, START_FAILED_MESSAGE } from "../../functions/src/domains/mermaid/core/pool.js";
 import type { Logger } from "../../functions/src/mcp/log.js";
 import { ToolError } from "../../functions/src/mcp/errors.js";
 
@@ -117,4 +117,88 @@ test("a start that failed once recovers: the next attempt serves", async () => {
   const reply = await p.run<{ threadId: number }>({ op: "verify", code: "x" });
   expect(reply.threadId).toBeGreaterThan(0);
   expect(p.failing).toBe(false);
+}, 30_000);
+
+test("a cancelled render frees its worker: the stuck thread is replaced and the next job is served", async () => {
+  const log: Entry[] = [];
+  // No render deadline that could free the worker instead: only the cancellation can.
+  const p = pool({ size: 1, renderTimeoutMs: 600_000 }, log);
+  await p.start();
+  const [stuck] = p.threadIds;
+  const controller = new AbortController();
+  const hung = p.run({ op: "verify", code: "hang" }, { signal: controller.signal });
+  // Queued behind the hung job: it can only be served once the worker is freed.
+  const next = p.run<{ threadId: number }>({ op: "verify", code: "x" });
+  expect(p.queued).toBe(1);
+  controller.abort();
+  await expect(hung).rejects.toMatchObject({ kind: "unavailable", message: CANCELLED_MESSAGE });
+  const served = await next;
+  expect(served.threadId).not.toBe(stuck);
+  expect(p.threadIds).not.toContain(stuck);
+  await until(() => log.some((e) => e.message === "mermaid render worker stopped" && e.fields.threadId === stuck), "the cancelled worker's exit");
+}, 30_000);
+
+test("a cancelled job that is still queued leaves the queue and never runs", async () => {
+  const p = pool({ size: 1, renderTimeoutMs: 600_000 }, []);
+  await p.start();
+  const [worker] = p.threadIds;
+  const blocker = new AbortController();
+  const hung = p.run({ op: "verify", code: "hang" }, { signal: blocker.signal });
+  hung.catch(() => undefined);
+  const waiting = new AbortController();
+  const queued = p.run({ op: "verify", code: "x" }, { signal: waiting.signal });
+  expect(p.queued).toBe(1);
+  waiting.abort();
+  await expect(queued).rejects.toMatchObject({ message: CANCELLED_MESSAGE });
+  expect(p.queued).toBe(0);
+  // The running job was not touched by the other caller's cancel.
+  expect(p.threadIds).toEqual([worker]);
+  blocker.abort();
+  await expect(hung).rejects.toMatchObject({ message: CANCELLED_MESSAGE });
+}, 30_000);
+
+test("past the queue bound a burst is refused at once with busy and a retry-after; the queued jobs are still served", async () => {
+  const p = pool({ size: 1, queueMax: 3, renderTimeoutMs: 600_000, queueTimeoutMs: 600_000 }, []);
+  await p.start();
+  const blocker = new AbortController();
+  const hung = p.run({ op: "verify", code: "hang" }, { signal: blocker.signal });
+  hung.catch(() => undefined);
+  const queued = [1, 2, 3].map(() => p.run<{ threadId: number }>({ op: "verify", code: "x" }));
+  const refused = await Promise.allSettled([1, 2, 3, 4, 5].map(() => p.run({ op: "verify", code: "x" })));
+  // Refused while the worker was still stuck: nobody waited for a slot that was not there.
+  expect(p.queued).toBe(3);
+  for (const r of refused) {
+    expect(r.status).toBe("rejected");
+    const err = (r as PromiseRejectedResult).reason as ToolError;
+    expect(err).toBeInstanceOf(ToolError);
+    expect(err.kind).toBe("unavailable");
+    expect(err.toText()).toMatch(/^Error: The diagram renderer is busy: try again in \d+ seconds \(503\)$/);
+    expect(err.extra.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+  }
+  blocker.abort();
+  const served = await Promise.all(queued);
+  expect(served).toHaveLength(3);
+}, 30_000);
+
+test("retries are bounded: after the failed starts no timer is left, and a caller or health check retries on demand", async () => {
+  const log: Entry[] = [];
+  const p = pool({ size: 1, workerData: { failWarmup: true }, backoffMs: 20, maxBackoffMs: 50, maxStartFailures: 3, queueTimeoutMs: 600_000 }, log);
+  await p.start();
+  expect(p.failing).toBe(true);
+  const health = p.health();
+  expect(health.ok).toBe(false);
+  expect((health as { reason: string }).reason).toMatch(/could not start \(3 failed attempts in a row\)/);
+  // Nothing scheduled: an idle, failed pool does no work on its own.
+  expect((p as unknown as { respawnTimers: Set<unknown> }).respawnTimers.size).toBe(0);
+  const attempts = () => log.filter((e) => e.message === "mermaid render worker failed to start").length;
+  expect(attempts()).toBe(3);
+  // Once the machine (here: the worker) is fine again, demand brings the pool back.
+  (p as unknown as { opts: { workerData: unknown } }).opts.workerData = {};
+  await until(() => {
+    p.health();
+    return p.readyCount === 1;
+  }, "a retry on demand");
+  expect(p.health()).toEqual({ ok: true });
+  const reply = await p.run<{ threadId: number }>({ op: "verify", code: "x" });
+  expect(reply.threadId).toBeGreaterThan(0);
 }, 30_000);

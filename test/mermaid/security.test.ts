@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { callTool, connect, textOf } from "../support/mcp.js";
-import { parseSvgFile, unsafeParts } from "./corpus.js";
+import { escapingParts, parseSvgFile, unsafeParts } from "./corpus.js";
 
 let c: Client;
 beforeAll(async () => {
@@ -53,6 +53,45 @@ describe.each(Object.entries(attacks))("%s", (_name, code) => {
     const style = doc.getElementsByTagName("style")[0]?.textContent ?? "";
     expect(style).toMatch(/fill:/);
     expect(style.length).toBeGreaterThan(500);
+  });
+});
+
+// The SVG is for inline display: nothing in it may be positioned outside its own box or over the
+// page (a node styled position:fixed over the whole viewport). Tried from every place CSS comes from.
+const OVERLAY = "position:fixed,top:0,left:0,width:100vw,height:100vh,z-index:9999";
+const escapes: Record<string, { code: string; kept: RegExp }> = {
+  "style statement": { code: `flowchart TD\n  A[Over] --> B\n  style A fill:#f9f,${OVERLAY}`, kept: /fill:#f9f/ },
+  "classDef statement": { code: `flowchart TD\n  A --> B[Over]\n  classDef over fill:#f00,${OVERLAY}\n  class B over`, kept: /fill:#f00/ },
+  "linkStyle statement": { code: `flowchart TD\n  A --> B\n  linkStyle 0 stroke:#0a0,position:absolute,z-index:5`, kept: /stroke:#0a0/ },
+  "style attribute in label HTML": {
+    code: "flowchart TD\n  A[\"<span style='position:fixed;inset:0;z-index:9999;transform:scale(40);color:#c00'>Over</span>\"] --> B",
+    kept: /#c00|rgb\(204, 0, 0\)/, // color:#c00 in HTML; the same colour as fill on the SVG text
+  },
+  "<style> in label HTML": { code: 'flowchart TD\n  A["<style>body{position:fixed} svg{z-index:9} p{top:0}</style>Over"] --> B', kept: /fill:/ },
+  // (Colour variables are checked by mermaid itself: "red; position: fixed" is refused as a colour.)
+  "init directive: theme variables": {
+    code: '%%{init: {"themeVariables": {"fontSize": "16px; position: fixed; z-index: 9999"}}}%%\nflowchart TD\n  A --> B',
+    kept: /fill:/,
+  },
+  "init directive: themeCSS": { code: '%%{init: {"themeCSS": ".node { position: fixed; z-index: 9999 } body { display: none }"}}%%\nflowchart TD\n  A --> B', kept: /fill:/ },
+  "frontmatter themeCSS": {
+    code: '---\nconfig:\n  themeCSS: "svg { position: fixed; top: 0 } .node { transform: scale(50) }"\n---\nflowchart TD\n  A --> B',
+    kept: /fill:/,
+  },
+  "sequence diagram box and note styling": {
+    code: "sequenceDiagram\n  box rgb(200,220,255) position:fixed\n  participant A\n  end\n  A->>A: <span style='position:absolute'>hi</span>",
+    kept: /fill:/,
+  },
+};
+
+describe.each(Object.entries(escapes))("nothing escapes the SVG's box: %s", (_name, { code, kept }) => {
+  test.each(["html", "text"])("%s labels: no positioning survives, the rest of the styling does", async (labels) => {
+    const result = await callTool(c, "svg", { code, labels });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const { svg } = result.structuredContent as { svg: string };
+    expect(escapingParts(svg)).toEqual([]);
+    expect(unsafeParts(svg)).toEqual([]);
+    expect(svg).toMatch(kept);
   });
 });
 

@@ -153,6 +153,36 @@ describe("errors that are not the caller's syntax", () => {
     expect(textOf(r)).toBe(
       'Error: Syntax error in graph definition: invalid date "2024-13-45": dates must exist and match the dateFormat (YYYY-MM-DD) at line 4. Line 4: "  Design :a1, 2024-13-45, 30d" (400)',
     );
+    // verify refuses it too, with the same sentence: what passes verify renders.
+    const v = await callTool(c, "verify", { code });
+    expect(v.isError).toBeFalsy();
+    expect(v.structuredContent).toEqual({
+      ok: false,
+      error: 'Syntax error in graph definition: invalid date "2024-13-45": dates must exist and match the dateFormat (YYYY-MM-DD) at line 4. Line 4: "  Design :a1, 2024-13-45, 30d"',
+    });
+  });
+
+  test("labels: \"text\" gives plain SVG text in the same layout: no foreignObject, same viewBox and words", async () => {
+    const c = await client();
+    const code = "flowchart LR\n  A[A rather long label that wraps onto two lines] --> B{Decide}\n  B -->|yes| C[Done]";
+    for (const name of ["render", "svg"]) {
+      const html = (await callTool(c, name, { code })).structuredContent as { svg: string };
+      const r = await callTool(c, name, { code, labels: "text" });
+      expect(r.isError, textOf(r)).toBeFalsy();
+      const text = (r.structuredContent as { svg: string }).svg;
+      expect(html.svg).toContain("<foreignObject");
+      expect(text).not.toContain("<foreignObject");
+      const doc = parseSvgFile(text);
+      expect(doc.documentElement.getAttribute("viewBox")).toBe(parseSvgFile(html.svg).documentElement.getAttribute("viewBox"));
+      const lines = Array.from(doc.getElementsByTagName("text")).map((t) => t.textContent);
+      expect(lines).toEqual(expect.arrayContaining(["Decide", "yes", "Done"]));
+      // The long label wraps (HTML labels are at most 200px wide): several lines, same words.
+      const wrapped = lines.filter((l) => l && "A rather long label that wraps onto two lines".includes(l));
+      expect(wrapped.length).toBeGreaterThan(1);
+      expect(wrapped.join(" ")).toBe("A rather long label that wraps onto two lines");
+    }
+    const bad = await callTool(c, "svg", { code, labels: "pdf" });
+    expect(bad.isError).toBe(true);
   });
 });
 

@@ -72,8 +72,14 @@ async function prepare(load: Loader): Promise<Loaded> {
   const handler = createMcpHandler(
     ({ authInfo }) => {
       // handle() always passes these; a server is never built without them.
-      const { caller, requestId, query, signal } = authInfo!.extra as { caller?: Caller; requestId: string; query: Record<string, string>; signal?: AbortSignal };
-      return buildServer(domain, { caller, requestId, query, signal, log: rootLog.child({ domain: domain.name, requestId }) });
+      const { caller, requestId, query, signal, clientIp } = authInfo!.extra as {
+        caller?: Caller;
+        requestId: string;
+        query: Record<string, string>;
+        signal?: AbortSignal;
+        clientIp?: string;
+      };
+      return buildServer(domain, { caller, requestId, query, signal, clientIp, log: rootLog.child({ domain: domain.name, requestId }) });
     },
     {
       legacy: "stateless",
@@ -145,7 +151,7 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     const body = routeBody(req, route.body?.type ?? "json");
     if (!body.ok) return sendJson(res, 400, { error: body.error });
     if (refuseDeepJson(body.value, res)) return;
-    const ctx: RequestContext = { caller, requestId, log, query, signal: abortOnClose(res), progress: async () => undefined };
+    const ctx: RequestContext = { caller, requestId, log, query, clientIp: clientIp(req), signal: abortOnClose(res), progress: async () => undefined };
     try {
       const reply = await route.handle(
         { body: body.value, rawBody: rawBodyOf(req), query, headers: req.headers, clientIp: clientIp(req), baseUrl: self },
@@ -176,7 +182,7 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     token: "",
     clientId: caller?.clientId ?? caller?.uid ?? "anonymous",
     scopes: caller?.scopes ?? [],
-    extra: { caller, requestId, query, signal },
+    extra: { caller, requestId, query, signal, clientIp: clientIp(req) },
   };
   await mcp(req as never, res as never, body);
 }

@@ -16,6 +16,8 @@ export interface RequestContext {
   requestId: string;
   /** The query string of the request URL (for MCP: the URL the client was configured with). */
   query: Record<string, string>;
+  /** The client's address as rate limits count it (X-Forwarded-For per TRUSTED_PROXY_HOPS), when known. */
+  clientIp?: string;
   log: Logger;
   /** Aborted when the client cancels or disconnects. */
   signal: AbortSignal;

@@ -29,6 +29,7 @@ export interface RequestScope {
   caller: Caller | undefined;
   requestId: string;
   query: Record<string, string>;
+  clientIp?: string;
   log: Logger;
   /** Fires when the client goes away (a 2026-07-28 client cancels by aborting the HTTP request). */
   signal?: AbortSignal | undefined;
@@ -139,6 +140,7 @@ function contextFor(scope: RequestScope, sdk?: ServerContext): RequestContext {
     caller: scope.caller,
     requestId: scope.requestId,
     query: scope.query,
+    ...(scope.clientIp ? { clientIp: scope.clientIp } : {}),
     log: scope.log,
     signal: anySignal([sdk?.mcpReq.signal, scope.signal]),
     async progress(done, total, message) {

@@ -20,4 +20,5 @@ export default defineDomain({
   tools: [verify, render, svg],
   routes: apiRoutes,
   warmup: () => renderPool().start(),
+  health: () => renderPool().health(),
 });

@@ -1,6 +1,6 @@
 // Argument and result schemas shared by the three tools and the HTTP API.
 import { z } from "zod";
-import { MAX_CODE_LENGTH, THEMES } from "./core/protocol.js";
+import { LABELS, MAX_CODE_LENGTH, THEMES } from "./core/protocol.js";
 import { EMPTY_CODE_MESSAGE } from "./core/service.js";
 
 const codeMessage = EMPTY_CODE_MESSAGE.replace(/^Invalid input: /, "");
@@ -16,9 +16,17 @@ const code = (description: string) =>
 
 const theme = z.enum(THEMES).optional().describe('Mermaid theme: "default" (when omitted), "neutral", "dark", "forest" or "base"');
 
+// Beyond the spec's `code` (which stays the only required argument): optional extras.
+const labels = z
+  .enum(LABELS)
+  .optional()
+  .describe(
+    'How labels are drawn: "html" (default; HTML inside foreignObject, best in browsers) or "text" (plain SVG text, same layout, for viewers without foreignObject support: design tools, slide software, Inkscape)',
+  );
+
 export const verifyInput = z.object({ code: code("Mermaid diagram code to verify") });
-export const renderInput = z.object({ code: code("Mermaid diagram code to render"), theme });
-export const svgInput = z.object({ code: code("Mermaid diagram code to export"), theme });
+export const renderInput = z.object({ code: code("Mermaid diagram code to render"), theme, labels });
+export const svgInput = z.object({ code: code("Mermaid diagram code to export"), theme, labels });
 
 export const verifyOutput = z.object({
   ok: z.boolean().describe("true when the code is valid Mermaid"),

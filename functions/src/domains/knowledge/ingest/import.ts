@@ -106,19 +106,67 @@ export async function expandPaths(paths: string[]): Promise<ImportFile[]> {
   return out;
 }
 
-export async function importFiles(paths: string[], opts: ImportOptions): Promise<ImportReport> {
+/** Files read ahead, whose new chunks are embedded together (one model call for many documents). */
+const LOOKAHEAD_FILES = 16;
+/** Texts per embedding call when embedding ahead: the local model batches well; Vertex gets them concurrently. */
+const PREFETCH_BATCH = 64;
+
+async function readParsed(file: ImportFile): Promise<ParsedDocument[]> {
+  await stat(file.path).catch(() => {
+    throw new ParseError("no such file or folder");
+  });
+  return parseFile(file.path, await readFile(file.path, "utf8"), file.relativePath);
+}
+
+/**
+ * Embeds, ahead of time and in large batches, the chunks that the prose documents of the next files
+ * will write (the same plan importParsed makes), into the vector cache importParsed reads. Only an
+ * optimisation: a document it misses (highlights, a manifest that changes meanwhile) is embedded
+ * by importParsed as before, and a vector it made needlessly is just not used.
+ */
+async function embedAhead(parsed: (ParsedDocument[] | undefined)[], opts: ImportOptions, cache: Map<string, number[]>): Promise<void> {
+  const docs = parsed.flatMap((d) => d ?? []).filter((d) => d.kind === "prose");
+  if (!docs.length) return;
+  const manifests = await opts.db.getAll(...docs.map((d) => manifestRef(opts, d)));
+  const model = opts.embedder.model;
+  const texts = new Set<string>();
+  docs.forEach((doc, i) => {
+    const snap = manifests[i]!;
+    const old = snap.exists ? (snap.data() as DocumentRecord) : undefined;
+    const plan = planProse(doc, chunksOf(doc, snap.ref.id, model), old, model);
+    for (const c of plan?.write ?? []) if (!cache.has(vectorCacheKey(model, c.content))) texts.add(c.content);
+  });
+  const list = [...texts];
+  for (let i = 0; i < list.length; i += PREFETCH_BATCH) {
+    const batch = list.slice(i, i + PREFETCH_BATCH);
+    const vectors = await opts.embedder.embed(batch, "document");
+    batch.forEach((t, k) => cache.set(vectorCacheKey(model, t), vectors[k]!));
+  }
+}
+
+export async function importFiles(paths: string[], optsIn: ImportOptions): Promise<ImportReport> {
   const files = await expandPaths(paths);
   const report: ImportReport = { files: [], documents: { imported: 0, updated: 0, unchanged: 0 }, chunksWritten: 0, failed: 0 };
+  // Vectors embedded ahead for the next files (plus the caller's own cache, if any).
+  const cache = new Map(optsIn.vectorCache ?? []);
+  const opts: ImportOptions = { ...optsIn, vectorCache: cache };
+  const parsedAhead = new Map<number, Promise<ParsedDocument[]>>();
   for (const [index, file] of files.entries()) {
     const { path } = file;
+    if (index % LOOKAHEAD_FILES === 0) {
+      const window = files.slice(index, index + LOOKAHEAD_FILES);
+      window.forEach((f, k) => parsedAhead.set(index + k, readParsed(f)));
+      const parsed = await Promise.all(window.map((_, k) => parsedAhead.get(index + k)!.catch(() => undefined)));
+      // Embedding ahead is an optimisation: if it fails, each document embeds (and reports) as before.
+      await embedAhead(parsed, opts, cache).catch(() => undefined);
+    }
     opts.onProgress?.({ type: "file", index: index + 1, total: files.length, path });
     let docs: ParsedDocument[];
     try {
-      await stat(path).catch(() => {
-        throw new ParseError("no such file or folder");
-      });
-      docs = parseFile(path, await readFile(path, "utf8"), file.relativePath);
+      docs = await parsedAhead.get(index)!;
+      parsedAhead.delete(index);
     } catch (err) {
+      parsedAhead.delete(index);
       const error = err instanceof ParseError ? err.message : `could not read it (${(err as Error).message})`;
       report.failed++;
       report.files.push({ path, status: "failed", error, documents: [] });

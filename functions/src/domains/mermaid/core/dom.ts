@@ -3,7 +3,7 @@
 // offsetWidth, screen, canvas measureText, path lengths. Text is measured with the real metrics
 // of Liberation Sans (fonts.ts). Installed as globals once per worker, before mermaid is imported.
 import { JSDOM } from "jsdom";
-import { fontAscent, fontDescent, textWidth, type FontStyle } from "./fonts.js";
+import { fontAscent, fontDescent, lineMetrics, textWidth, type FontStyle } from "./fonts.js";
 import { parsePoints, parseTransform, pathBox, pathLength, pointAtLength, pointsBox, transformBox, union, type Box } from "./geometry.js";
 
 /** mermaid-cli's default page (puppeteer's 800 x 600 viewport, headless: also the screen). */
@@ -22,6 +22,8 @@ interface FontRule {
   size?: string;
   weight?: string;
   lineHeight?: string;
+  color?: string;
+  family?: string;
 }
 const ruleCache = new WeakMap<Element, { text: string; rules: FontRule[] }>();
 const badSelectors = new Set<string>();
@@ -36,7 +38,7 @@ function parseFontRules(css: string): FontRule[] {
       const m = new RegExp(`(?:^|;)\\s*${name}\\s*:\\s*([^;!]+)`, "i").exec(body!);
       return m?.[1]?.trim();
     };
-    const rule: FontRule = { selector, size: decl("font-size"), weight: decl("font-weight"), lineHeight: decl("line-height") };
+    const rule: FontRule = { selector, size: decl("font-size"), weight: decl("font-weight"), lineHeight: decl("line-height"), color: decl("color"), family: decl("font-family") };
     const font = decl("font");
     if (font && !rule.size) {
       const m = /(?:(bold|bolder|[6-9]00)\s+)?(\d+(?:\.\d+)?(?:px|em|pt|%))/i.exec(font);
@@ -45,7 +47,7 @@ function parseFontRules(css: string): FontRule[] {
         if (m[1] && !rule.weight) rule.weight = m[1];
       }
     }
-    if (rule.size || rule.weight || rule.lineHeight) rules.push(rule);
+    if (rule.size || rule.weight || rule.lineHeight || rule.color || rule.family) rules.push(rule);
   }
   return rules;
 }
@@ -82,8 +84,10 @@ function inlineProp(el: El, css: string, attr: string): string | undefined {
 }
 
 /** The nearest declared value of a font property for `el`: inline style, attribute, then CSS. */
-function declared(el: Element, prop: "size" | "weight" | "lineHeight", rules: FontRule[]): { value: string; at: Element } | undefined {
-  const css = prop === "size" ? "font-size" : prop === "weight" ? "font-weight" : "line-height";
+const CSS_NAMES = { size: "font-size", weight: "font-weight", color: "color", lineHeight: "line-height", family: "font-family" } as const;
+
+function declared(el: Element, prop: keyof typeof CSS_NAMES, rules: FontRule[]): { value: string; at: Element } | undefined {
+  const css = CSS_NAMES[prop];
   for (let cur: Element | null = el; cur && cur.nodeType === 1; cur = cur.parentElement) {
     const inline = inlineProp(cur as El, css, css);
     if (inline && inline !== "inherit") return { value: inline, at: cur };
@@ -98,10 +102,16 @@ function declared(el: Element, prop: "size" | "weight" | "lineHeight", rules: Fo
   return undefined;
 }
 
+/** Liberation Sans' x-height (OS/2 sxHeight 1082 / 2048 units): what `ex` means in Chromium here. */
+const X_HEIGHT = 1082 / 2048;
+
 function parseSize(value: string, parentSize: number): number {
   const n = parseFloat(value);
   if (!Number.isFinite(n)) return parentSize;
+  if (/rem$/i.test(value)) return n * DEFAULT_FONT_SIZE;
   if (/em$/i.test(value)) return n * parentSize;
+  // Timeline titles are `font-size="4ex"`: 4 px here drew them 27 px too low.
+  if (/ex$/i.test(value)) return n * X_HEIGHT * parentSize;
   if (/%$/.test(value)) return (n / 100) * parentSize;
   if (/pt$/i.test(value)) return (n * 4) / 3;
   return n;
@@ -110,18 +120,46 @@ function parseSize(value: string, parentSize: number): number {
 function fontSizeOf(el: Element, rules: FontRule[]): number {
   const d = declared(el, "size", rules);
   if (!d) return DEFAULT_FONT_SIZE;
-  if (/(em|%)$/.test(d.value)) {
+  if (/(em|ex|%)$/.test(d.value) && !/rem$/.test(d.value)) {
     const parent = d.at.parentElement;
     return parseSize(d.value, parent ? fontSizeOf(parent, rules) : DEFAULT_FONT_SIZE);
   }
   return parseSize(d.value, DEFAULT_FONT_SIZE);
 }
 
+/**
+ * Which of our two faces a font-family list resolves to in Chromium on Linux: the first family
+ * that exists there. Arial/Helvetica/sans-serif → Liberation Sans; Times/serif → Liberation
+ * Serif; names that are not installed (trebuchet ms, verdana, Open Sans, …) are skipped; a list
+ * with nothing installed, or no font-family at all, gets the default font: Times → Liberation Serif.
+ */
+const SANS = /^(arial|helvetica|liberation sans|arimo|sans-serif|system-ui|-apple-system|blinkmacsystemfont|ui-sans-serif|monospace|courier|courier new|liberation mono|dejavu sans|dejavu sans mono)$/;
+const SERIF = /^(times|times new roman|liberation serif|tinos|serif|ui-serif|dejavu serif)$/;
+const familyCache = new Map<string, boolean>();
+
+function isSerifFamily(list: string): boolean {
+  let serif = familyCache.get(list);
+  if (serif === undefined) {
+    serif = true;
+    for (const raw of list.split(",")) {
+      const name = raw.trim().replace(/^["']|["']$/g, "").trim().toLowerCase();
+      if (SANS.test(name)) {
+        serif = false;
+        break;
+      }
+      if (SERIF.test(name)) break;
+    }
+    familyCache.set(list, serif);
+  }
+  return serif;
+}
+
 function fontOf(el: Element): FontStyle {
   const rules = fontRules(el.ownerDocument);
   const w = declared(el, "weight", rules)?.value ?? "normal";
   const bold = /bold/i.test(w) || Number(w) >= 600;
-  return { size: fontSizeOf(el, rules), bold };
+  const family = declared(el, "family", rules)?.value;
+  return { size: fontSizeOf(el, rules), bold, serif: family === undefined || isSerifFamily(family) };
 }
 
 function lengthAttr(v: string | null, size: number, d = 0): number {
@@ -175,8 +213,7 @@ function textBox(el: Element): Box {
     const width = textWidth(line.text.replace(/\s+/g, " "), line.font);
     const anchor = inheritedAttr(line.anchorEl, "text-anchor") ?? "start";
     const x = anchor === "middle" ? line.x - width / 2 : anchor === "end" ? line.x - width : line.x;
-    const asc = fontAscent(line.font.bold) * line.font.size;
-    const desc = fontDescent(line.font.bold) * line.font.size;
+    const { ascent: asc, descent: desc } = lineMetrics(line.font, line.text);
     const baseline = inheritedAttr(line.anchorEl, "dominant-baseline") ?? inheritedAttr(line.anchorEl, "alignment-baseline") ?? "auto";
     let top = line.y - asc;
     if (/middle|central/.test(baseline)) top = line.y - (asc + desc) / 2;
@@ -199,10 +236,14 @@ function isHidden(el: Element): boolean {
   return NON_RENDERED.has(el.tagName.toLowerCase()) || (el as El).style?.display === "none" || el.getAttribute("display") === "none";
 }
 
+function isEmptyLabel(el: Element): boolean {
+  return el.tagName.toLowerCase() === "foreignobject" && !parseFloat(el.getAttribute("width") ?? "") && !parseFloat(el.getAttribute("height") ?? "");
+}
+
 /** Whether a container holds any rendered element other than an empty group. */
 function hasRendered(el: Element): boolean {
   for (const child of Array.from(el.children)) {
-    if (isHidden(child)) continue;
+    if (isHidden(child) || isEmptyLabel(child)) continue;
     if (!CONTAINERS.has(child.tagName.toLowerCase()) || hasRendered(child)) return true;
   }
   return false;
@@ -257,6 +298,9 @@ function bboxOf(el: Element): Box {
         if (CONTAINERS.has(ct) && !hasRendered(child)) continue;
         const b = bboxOf(child);
         if (b.width === 0 && b.height === 0 && !["text", "rect", "path", "circle", "line"].includes(ct) && child.children.length === 0) continue;
+        // An empty label (a 0×0 foreignObject, e.g. mindmap edges without text at the origin)
+        // adds nothing to its group's box in Chromium.
+        if (isEmptyLabel(child)) continue;
         boxes.push(transformBox(b, parseTransform(child.getAttribute("transform"))));
       }
       return union(boxes) ?? { x: 0, y: 0, width: 0, height: 0 };
@@ -265,6 +309,14 @@ function bboxOf(el: Element): Box {
 }
 
 // ---- HTML labels (inside foreignObject): a tiny inline layout engine ---------------------------
+/** A piece of text in one font: what a line of a label is made of (text-label mode draws these). */
+export interface Run {
+  text: string;
+  font: FontStyle;
+  /** The text's colour from inline style or CSS, when one is declared. */
+  color?: string;
+}
+
 interface Word {
   width: number;
   /** Width of the space that follows (0 at a hyphen break or a line end). */
@@ -272,10 +324,16 @@ interface Word {
   newlineAfter: boolean;
   /** No soft wrap opportunity after this word: its text is `white-space: nowrap`/`pre`. */
   keep?: boolean;
+  hyphen?: boolean;
+  runs: Run[];
 }
 
 function isNowrap(whiteSpace: string | undefined): boolean {
   return /nowrap|pre$/.test(whiteSpace ?? "normal");
+}
+
+function colorOf(el: Element, rules: FontRule[]): string | undefined {
+  return declared(el, "color", rules)?.value;
 }
 
 function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSize: number } {
@@ -286,6 +344,7 @@ function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSiz
       if (child.nodeType === 3) {
         const parent = child.parentElement ?? root;
         const font = fontOf(parent);
+        const color = colorOf(parent, rules);
         // A break at a space or hyphen follows the white-space of the text it is in (a
         // `nowrap` span inside a wrapping div stays on one line, and widens a `display: table`).
         const keep = isNowrap(styleUp(parent, "white-space"));
@@ -297,20 +356,21 @@ function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSiz
           const trailingSpace = part.endsWith(" ");
           const core = trailingSpace ? part.slice(0, -1) : part;
           if (!core && words.length && trailingSpace) {
-            words[words.length - 1]!.space = textWidth(" ", font);
-            words[words.length - 1]!.keep = keep;
+            const last = words[words.length - 1]!;
+            last.space = textWidth(" ", font);
+            last.keep = keep;
             continue;
           }
           // A word glued to the previous one (no space between text nodes) extends it.
           const prev = words[words.length - 1];
-          if (prev && prev.space === 0 && !prev.newlineAfter && !prev.width.toString().startsWith("-") && glued(prev)) {
+          if (prev && prev.space === 0 && !prev.newlineAfter && !prev.hyphen) {
             prev.width += textWidth(core, font);
             prev.space = trailingSpace ? textWidth(" ", font) : 0;
-            (prev as Word & { hyphen?: boolean }).hyphen = core.endsWith("-");
+            prev.hyphen = core.endsWith("-");
             prev.keep = keep;
+            prev.runs.push({ text: core, font, color });
           } else {
-            const w: Word & { hyphen?: boolean } = { width: textWidth(core, font), space: trailingSpace ? textWidth(" ", font) : 0, newlineAfter: false, hyphen: core.endsWith("-"), keep };
-            words.push(w);
+            words.push({ width: textWidth(core, font), space: trailingSpace ? textWidth(" ", font) : 0, newlineAfter: false, hyphen: core.endsWith("-"), keep, runs: [{ text: core, font, color }] });
           }
         }
       } else if (child.nodeType === 1) {
@@ -318,12 +378,12 @@ function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSiz
         const tag = el.tagName.toLowerCase();
         if (tag === "br") {
           if (words.length) words[words.length - 1]!.newlineAfter = true;
-          else words.push({ width: 0, space: 0, newlineAfter: true });
+          else words.push({ width: 0, space: 0, newlineAfter: true, runs: [] });
           maxSize = Math.max(maxSize, fontOf(el).size);
         } else if (tag === "img") {
           const size = fontOf(el);
           const w = parseFloat((el as El).style?.width ?? "") || parseFloat(el.getAttribute("width") ?? "") || 0;
-          words.push({ width: w, space: 0, newlineAfter: false });
+          words.push({ width: w, space: 0, newlineAfter: false, runs: [] });
           maxSize = Math.max(maxSize, size.size);
         } else if (tag === "p" || tag === "div") {
           if (words.length) words[words.length - 1]!.newlineAfter = true;
@@ -338,11 +398,6 @@ function collectWords(root: Element, rules: FontRule[]): { words: Word[]; maxSiz
   walk(root);
   if (words.length) words[words.length - 1]!.newlineAfter = false;
   return { words, maxSize: maxSize || fontOf(root).size };
-}
-
-// A word without a trailing space or hyphen continues into the next text node.
-function glued(prev: Word & { hyphen?: boolean }): boolean {
-  return !prev.hyphen;
 }
 
 function lineHeightOf(el: Element, size: number, rules: FontRule[]): number {
@@ -365,7 +420,15 @@ function styleUp(el: Element, prop: string): string | undefined {
   return undefined;
 }
 
-function htmlBox(el: Element): { width: number; height: number } {
+/** How an HTML label lays out: its box, line height and the text of each line. */
+export interface HtmlLayout {
+  width: number;
+  height: number;
+  lineHeight: number;
+  lines: { width: number; runs: Run[] }[];
+}
+
+export function htmlLayout(el: Element): HtmlLayout {
   const rules = fontRules(el.ownerDocument);
   const { words, maxSize } = collectWords(el, rules);
   const lh = lineHeightOf(el, maxSize, rules);
@@ -378,40 +441,58 @@ function htmlBox(el: Element): { width: number; height: number } {
   if (Number.isFinite(ownWidth)) limit = ownWidth;
   else if (Number.isFinite(maxWidth) && !nowrap) limit = maxWidth;
   // Lay out words into lines.
-  const lineWidths: number[] = [];
+  const lines: { width: number; runs: Run[] }[] = [];
   let line = 0;
+  let runs: Run[] = [];
   let pendingSpace = 0;
+  let pendingWord: Word | undefined;
   // Min-content width: the longest run of words without a wrap opportunity between them.
   let longest = 0;
   let chunk = 0;
   let started = false;
   let canBreak = false;
+  const endLine = () => {
+    lines.push({ width: line, runs });
+    runs = [];
+  };
   for (const w of words) {
     chunk = canBreak || !started ? w.width : chunk + pendingSpace + w.width;
     longest = Math.max(longest, chunk);
     if (started && canBreak && !nowrap && line + pendingSpace + w.width > limit + 0.01 && line > 0) {
-      lineWidths.push(line);
+      endLine();
       line = w.width;
     } else {
       line += (started ? pendingSpace : 0) + w.width;
+      // The space between two words on one line is drawn in the earlier word's last font.
+      if (started && pendingSpace && pendingWord?.runs.length) {
+        const last = pendingWord.runs[pendingWord.runs.length - 1]!;
+        runs.push({ text: " ", font: last.font, color: last.color });
+      }
     }
+    runs.push(...w.runs);
     started = true;
     pendingSpace = w.space;
+    pendingWord = w;
     canBreak = !w.keep;
     if (w.newlineAfter) {
-      lineWidths.push(line);
+      endLine();
       line = 0;
       started = false;
       pendingSpace = 0;
     }
   }
-  if (started || lineWidths.length === 0) lineWidths.push(line);
-  const natural = Math.max(0, ...lineWidths);
+  if (started || lines.length === 0) endLine();
+  const natural = Math.max(0, ...lines.map((l) => l.width));
   let width: number;
   if (Number.isFinite(ownWidth)) width = /table/.test(display) ? Math.max(ownWidth, longest) : ownWidth;
   else if (Number.isFinite(maxWidth)) width = Math.min(natural, maxWidth);
   else width = natural;
-  const height = words.length === 0 && !el.textContent ? 0 : lineWidths.length * lh;
+  const height = words.length === 0 && !el.textContent ? 0 : lines.length * lh;
+  return { width, height, lineHeight: lh, lines };
+}
+
+function htmlBox(el: Element): { width: number; height: number } {
+  const { width, height } = htmlLayout(el);
   return { width, height };
 }
 

@@ -1,11 +1,14 @@
 // Runs inside a render worker: the jsdom environment, mermaid itself, the sanitizer and resvg.
 // Everything here is synchronous-per-job; the pool never sends a worker two jobs at once.
 import { createHash } from "node:crypto";
-import { MAX_IMAGE_SIDE } from "../../../mcp/content.js";
 import { installDom } from "./dom.js";
-import { FONT_FILES, loadFonts } from "./fonts.js";
-import { MAX_CODE_LENGTH, MAX_SVG_CHARS, type JobError, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
+import { loadFonts } from "./fonts.js";
+import { MAX_CODE_LENGTH, MAX_SVG_CHARS, type JobError, type Labels, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
+import { rasterize } from "./raster.js";
+import { splitSelectorLists } from "./css.js";
+import { installMermaidPatch } from "./mermaid-patch.js";
 import { createSanitizer, type Sanitizer } from "./sanitize.js";
+import { htmlLabelsToText } from "./text-labels.js";
 import { describeRenderError, describeSyntaxError, isDiagramError } from "./syntax-error.js";
 
 type Mermaid = typeof import("mermaid").default;
@@ -22,12 +25,13 @@ const SECURE_KEYS = [
   "htmlLabels", "themeCSS", "fontFamily", "altFontFamily", "dompurifyConfig", "arrowMarkerAbsolute", "legacyMathML", "forceLegacyMathML",
 ];
 
-const BACKGROUND: Record<Theme, string> = { default: "#ffffff", neutral: "#ffffff", forest: "#ffffff", base: "#ffffff", dark: "#333333" };
-
 let mermaid: Mermaid | undefined;
 let sanitize: Sanitizer | undefined;
 
-function baseConfig(theme: Theme, htmlLabels: boolean, seed = "mermaid") {
+// htmlLabels is left at mermaid's defaults (unset at the top, flowchart null: HTML labels), as in
+// a browser: some shapes read the top-level value directly (ER boxes pad 25 % more when it is
+// unset), so setting it drew them smaller than Chromium does. Diagrams cannot change it (SECURE_KEYS).
+function baseConfig(theme: Theme, seed = "mermaid") {
   return {
     startOnLoad: false,
     securityLevel: "strict" as const,
@@ -35,8 +39,6 @@ function baseConfig(theme: Theme, htmlLabels: boolean, seed = "mermaid") {
     maxTextSize: MAX_CODE_LENGTH,
     maxEdges: 500,
     theme,
-    htmlLabels,
-    flowchart: { htmlLabels },
     secure: SECURE_KEYS,
     // Same code + theme → same SVG, byte for byte (render and svg agree; the tools are idempotent).
     deterministicIds: true,
@@ -46,22 +48,41 @@ function baseConfig(theme: Theme, htmlLabels: boolean, seed = "mermaid") {
 
 export async function init(): Promise<void> {
   if (mermaid) return;
+  if (process.env.MERMAID_CONFIG_PATCH !== "off") installMermaidPatch();
   const dom = installDom();
   loadFonts();
   // Mermaid must be imported after the globals exist (its DOMPurify binds to window at load).
   mermaid = (await import("mermaid")).default;
-  mermaid.initialize(baseConfig("default", true));
+  mermaid.initialize(baseConfig("default"));
   sanitize = await createSanitizer(dom);
 }
 
 export async function warmup(): Promise<void> {
   await init();
-  // One diagram through every stage, including a first ELK/cytoscape-free layout and resvg.
-  await render("flowchart TD\n  A[Start] --> B{Ok?}\n  B -->|yes| C[Done]", "default", true);
+  // One diagram through every stage but the PNG: resvg loads on the first render that asks for a
+  // picture, so a cold start serves its first SVG without paying for it.
+  await render("flowchart TD\n  A[Start] --> B{Ok?}\n  B -->|yes| C[Done]", "default", false);
   await verify("sequenceDiagram\n  A->>B: hi");
 }
 
+/**
+ * verify refuses what render would refuse for the diagram itself: the parse, then the whole
+ * drawing (gantt checks its dates only while drawing; edge limits, too-large output). Refusals
+ * come back as {ok: false, error}; crashes on our side still throw.
+ */
 export async function verify(code: string): Promise<VerifyOutcome> {
+  const check = await parse(code);
+  if (!check.ok) return check;
+  try {
+    await draw(code, "default");
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof JobFailure) return { ok: false, error: err.detail.message };
+    throw err;
+  }
+}
+
+async function parse(code: string): Promise<VerifyOutcome> {
   await init();
   try {
     await mermaid!.parse(code, { suppressErrors: false });
@@ -93,9 +114,9 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-async function renderOnce(code: string, theme: Theme, htmlLabels: boolean): Promise<{ svg: string; diagramType: string }> {
+async function renderOnce(code: string, theme: Theme): Promise<{ svg: string; diagramType: string }> {
   const seed = createHash("sha256").update(`${theme}\u0000${code}`).digest("hex").slice(0, 10);
-  mermaid!.initialize(baseConfig(theme, htmlLabels, seed));
+  mermaid!.initialize(baseConfig(theme, seed));
   const id = `mermaid-${seed}`;
   // gitGraph's commit ids and the hand-drawn jitter of "neo" shapes come from Math.random: seeded
   // from the code + theme, the same input draws the same picture (render and svg agree).
@@ -109,34 +130,61 @@ async function renderOnce(code: string, theme: Theme, htmlLabels: boolean): Prom
   }
 }
 
-export async function render(code: string, theme: Theme, png: boolean): Promise<RenderOutcome> {
-  await init();
-  const check = await verify(code);
-  if (!check.ok) throw new JobFailure({ kind: "syntax", message: check.error! });
+/** Parse + layout + sanitize: the SVG (HTML labels) as a DOM, or a JobFailure for the caller. */
+async function draw(code: string, theme: Theme): Promise<{ root: Element; diagramType: string }> {
   let raw: { svg: string; diagramType: string };
   try {
-    raw = await renderOnce(code, theme, true);
+    raw = await renderOnce(code, theme);
   } catch (err) {
     // The code parsed, so this is mermaid refusing it while drawing (gantt's "Invalid date", an
     // edge limit, …) or a crash; only the former is the caller's to fix.
     if (!isDiagramError(err)) throw err;
     throw new JobFailure({ kind: "render", message: describeRenderError(err, code) });
   }
-  const svg = fixSvg(sanitize!(raw.svg));
-  if (svg.length > MAX_SVG_CHARS) {
+  const root = sanitize!(raw.svg);
+  const size = serialize(root).length;
+  if (size > MAX_SVG_CHARS) {
     const kb = (n: number) => Math.ceil(n / 1000);
     throw new JobFailure({
       kind: "too_large",
-      message: `The rendered SVG is ${kb(svg.length)} KB, more than this server returns (${kb(MAX_SVG_CHARS)} KB): split the diagram into smaller ones`,
+      message: `The rendered SVG is ${kb(size)} KB, more than this server returns (${kb(MAX_SVG_CHARS)} KB): split the diagram into smaller ones`,
     });
   }
-  const out: RenderOutcome = { svg, diagramType: raw.diagramType };
+  return { root, diagramType: raw.diagramType };
+}
+
+function serialize(root: Element): string {
+  return fixSvg(new XMLSerializer().serializeToString(root));
+}
+
+export async function render(code: string, theme: Theme, png: boolean, labels: Labels = "html"): Promise<RenderOutcome> {
+  await init();
+  const check = await parse(code);
+  if (!check.ok) throw new JobFailure({ kind: "syntax", message: check.error! });
+  const { root, diagramType } = await draw(code, theme);
+  // One layout: the text-label variant (and the PNG, which resvg draws from it) is the same SVG
+  // with each HTML label replaced by SVG text where its lines were.
+  const html = serialize(root);
+  let text: string | undefined;
+  if (labels === "text" || png) {
+    // In the document while measuring, so its <style> rules (font sizes, colours) apply.
+    document.body.appendChild(root);
+    try {
+      htmlLabelsToText(root);
+      // Simpler CSS for simpler renderers (resvg, design tools): one selector per rule.
+      for (const style of Array.from(root.getElementsByTagName("style"))) style.textContent = splitSelectorLists(style.textContent ?? "");
+    } finally {
+      cleanup();
+    }
+    text = serialize(root);
+  }
+  const out: RenderOutcome = { svg: labels === "text" ? text! : html, diagramType };
   if (png) {
     try {
-      const plain = await renderOnce(code, theme, false);
-      Object.assign(out, await rasterize(fixSvg(sanitize!(plain.svg)), theme));
-    } catch {
-      // The SVG is the answer; the picture is a bonus. Leave it out rather than fail.
+      out.png = await rasterize(text!, theme);
+    } catch (err) {
+      // The SVG is the answer; the picture is a bonus. Left out, and the reason logged by the caller.
+      out.pngError = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     }
   }
   return out;
@@ -147,31 +195,4 @@ function fixSvg(svg: string): string {
   let s = svg.replace(/&nbsp;/g, "&#160;");
   if (!/^<svg[^>]*\sxmlns="http:\/\/www\.w3\.org\/2000\/svg"/.test(s)) s = s.replace(/^<svg/, '<svg xmlns="http://www.w3.org/2000/svg"');
   return s;
-}
-
-async function rasterize(svg: string, theme: Theme): Promise<Pick<RenderOutcome, "png">> {
-  const { Resvg } = await import("@resvg/resvg-js");
-  // Give the picture an intrinsic size (the SVG says width="100%").
-  const vb = /viewBox="\s*([-\d.e]+)[\s,]+([-\d.e]+)[\s,]+([-\d.e]+)[\s,]+([-\d.e]+)\s*"/.exec(svg);
-  const w = vb ? Math.max(1, parseFloat(vb[3]!)) : 800;
-  const h = vb ? Math.max(1, parseFloat(vb[4]!)) : 600;
-  const sized = svg.replace(/^<svg([^>]*)>/, (_m, attrs: string) => {
-    const cleaned = attrs.replace(/\s(width|height)="[^"]*"/g, "").replace(/\sstyle="[^"]*"/, "");
-    return `<svg${cleaned} width="${w}" height="${h}">`;
-  });
-  const zoom = Math.min(2, MAX_IMAGE_SIDE / Math.max(w, h));
-  const resvg = new Resvg(sized, {
-    fitTo: { mode: "zoom", value: zoom },
-    background: BACKGROUND[theme],
-    font: {
-      fontFiles: Object.values(FONT_FILES),
-      loadSystemFonts: false,
-      defaultFontFamily: "Liberation Sans",
-      sansSerifFamily: "Liberation Sans",
-      serifFamily: "Liberation Sans",
-      monospaceFamily: "Liberation Sans",
-    },
-  });
-  const image = resvg.render();
-  return { png: image.asPng() };
 }

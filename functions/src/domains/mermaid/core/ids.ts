@@ -1,5 +1,5 @@
 // Same code + theme → the same SVG, byte for byte, whichever worker renders it and whatever it
-// rendered before. Most of mermaid's ids are derived from the diagram (its root id, node names, a
+// rendered before; and no id shared between two different diagrams on one page. Most of mermaid's ids are derived from the diagram (its root id, node names, a
 // per-diagram index), but a few diagram types number elements with counters that live at module
 // level and so keep counting across renders in a warm worker. Those ids are renumbered here by
 // first appearance in document order, and every reference to them is rewritten to match.
@@ -35,7 +35,7 @@ const ID_LIST_ATTRS = new Set([
 const ID_CHARS = "A-Za-z0-9_.:\\-";
 
 /** The new name of each id that one of mermaid's process-wide counters numbered. */
-export function counterIdMap(ids: Iterable<string>): Map<string, string> {
+export function counterIdMap(ids: Iterable<string>, prefix = ""): Map<string, string> {
   const renamed = new Map<string, string>();
   const numbering = COUNTER_FAMILIES.map(() => new Map<string, number>());
   for (const id of ids) {
@@ -47,7 +47,8 @@ export function counterIdMap(ids: Iterable<string>): Map<string, string> {
         const values = numbering[i]!;
         // One counter value is one thing (an actor's line, group and menu share it): same new number.
         if (!values.has(m[2]!)) values.set(m[2]!, family.start + values.size);
-        renamed.set(id, `${m[1]}${values.get(m[2]!)}${m[3]}`);
+        // Ids already prefixed with the diagram's own id (class diagrams) keep their form.
+        renamed.set(id, `${prefix && !id.startsWith(prefix) ? `${prefix}-` : ""}${m[1]}${values.get(m[2]!)}${m[3]}`);
         return true;
       }),
     );
@@ -77,7 +78,12 @@ function rewriteRefs(text: string, map: Map<string, string>): string {
  */
 export function canonicaliseIds(root: Element): number {
   const elements = [root, ...Array.from(root.getElementsByTagName("*"))];
-  const map = counterIdMap(elements.map((el) => el.getAttribute("id")).filter((id): id is string => !!id));
+  // Prefixed with the diagram's own id (derived from its code and theme): two diagrams inlined on
+  // one page never share an `actor0` or a `linearGradient-1`.
+  const map = counterIdMap(
+    elements.map((el) => el.getAttribute("id")).filter((id): id is string => !!id),
+    root.getAttribute("id") ?? "",
+  );
   if (map.size === 0) return 0;
   for (const el of elements) {
     for (const attr of Array.from(el.attributes)) {

@@ -3,24 +3,65 @@
 // caller gets a clear timeout error, and a fresh worker is started and warmed in its place.
 // Requests never wait on a runaway diagram: the other workers keep serving.
 // A worker that cannot warm up (or crashes while starting) is logged and retried with exponential
-// backoff, never in a tight loop; once several starts in a row have failed and no worker is
-// ready, callers are told at once that the renderer is unavailable instead of waiting in a queue.
+// backoff and jitter, a bounded number of times; after that only a caller (or a health check)
+// triggers the next attempt, so a busy machine is never kept busy by retries, and an idle pool
+// uses no CPU at all (no timers). While no worker can serve, callers are told so at once.
+// Load shedding: past QUEUE_MAX waiting jobs a caller is refused at once with "busy, retry after N
+// s" rather than left waiting. A caller's AbortSignal cancels its job: a queued job leaves the
+// queue, a running one has its worker terminated (the only way to stop synchronous layout) and
+// replaced, so a cancelled render never holds a worker.
+import { readFileSync } from "node:fs";
+import { totalmem } from "node:os";
 import { Worker } from "node:worker_threads";
 import { envNumber } from "../../../mcp/env.js";
-import { timedOut, unavailable } from "../../../mcp/errors.js";
+import { timedOut, ToolError } from "../../../mcp/errors.js";
 import { log as rootLog, type Logger } from "../../../mcp/log.js";
 import type { Job, JobError, WorkerReply } from "./protocol.js";
 
 const RENDER_TIMEOUT_MS = envNumber("MERMAID_RENDER_TIMEOUT_MS", 10_000, { min: 100 });
 const QUEUE_TIMEOUT_MS = envNumber("MERMAID_QUEUE_TIMEOUT_MS", 30_000, { min: 100 });
+/** Jobs that may wait for a worker; beyond that callers are refused at once (docs/mermaid.md). */
+const QUEUE_MAX = Math.floor(envNumber("MERMAID_QUEUE_MAX", 24, { min: 1 }));
+/**
+ * Old-space cap per worker, from the memory the instance really has (cgroup limit, else the
+ * machine's): what is left after the request thread (~300 MB with its libraries) shared by the
+ * workers, less 30 % for what a worker holds outside its old space (young generation, code, jsdom
+ * and resvg buffers); between 128 and 512 MB. A 1 GiB instance with two workers gets 2 × 256 MB
+ * (measured: a worker's heap is ~80 MB warm, ~130 MB after the corpus, peaks ~260 MB with garbage;
+ * a job that needs more is stopped with an out-of-memory 504 and its worker replaced, instead of
+ * the container being killed). docs/mermaid.md has the numbers. MERMAID_WORKER_HEAP_MB overrides.
+ */
+function instanceMemoryMb(): number {
+  try {
+    const limit = readFileSync("/sys/fs/cgroup/memory.max", "utf8").trim();
+    if (/^\d+$/.test(limit)) return Math.min(Number(limit), totalmem()) / 1048576;
+  } catch {
+    // No cgroup v2 limit visible: the machine's memory is the limit.
+  }
+  return totalmem() / 1048576;
+}
+export function defaultHeapMb(workers: number, memoryMb = instanceMemoryMb()): number {
+  const perWorker = (memoryMb - 300) / workers / 1.4;
+  return Math.max(128, Math.min(512, Math.floor(perWorker / 32) * 32));
+}
 // Two workers: one runaway diagram never blocks everyone. Under the emulator one: it runs a
 // process per concurrent request, and each would otherwise warm (and hold) its own two.
 const POOL_SIZE = Math.floor(envNumber("MERMAID_WORKERS", process.env.FUNCTIONS_EMULATOR === "true" ? 1 : 2, { min: 1 }));
-const WARMUP_TIMEOUT_MS = 60_000;
+const WORKER_HEAP_MB = Math.floor(envNumber("MERMAID_WORKER_HEAP_MB", defaultHeapMb(POOL_SIZE), { min: 64 }));
+// A warm-up is a fixed diagram, not a runaway one: on a machine busy with dozens of processes it is
+// slow, not stuck, and killing it only to start again from scratch is how retry storms begin.
+const WARMUP_TIMEOUT_MS = 180_000;
 /** Recycle a worker after this many jobs, so jsdom/mermaid state never grows without bound. */
 const JOBS_PER_WORKER = 2_000;
 
 export const START_FAILED_MESSAGE = "The diagram renderer could not start; try again later";
+export const CANCELLED_MESSAGE = "Rendering was cancelled by the client";
+
+/** "busy, retry after N s": refused at once when the queue is full (or a wait ran out). */
+export function busyError(retryAfterSeconds: number): ToolError {
+  const unit = retryAfterSeconds === 1 ? "second" : "seconds";
+  return new ToolError("unavailable", `The diagram renderer is busy: try again in ${retryAfterSeconds} ${unit}`, { retryAfterSeconds });
+}
 
 export class JobRejected extends Error {
   constructor(readonly detail: JobError) {
@@ -34,12 +75,14 @@ interface Pending {
   resolve(value: unknown): void;
   reject(err: unknown): void;
   queueTimer?: NodeJS.Timeout;
+  /** Removes the caller's abort listener once the job has settled. */
+  release?(): void;
 }
 
 interface Slot {
   worker: Worker;
   ready: boolean;
-  busy?: { id: number; pending: Pending; timer: NodeJS.Timeout };
+  busy?: { id: number; pending: Pending; timer: NodeJS.Timeout; startedAt: number };
   jobs: number;
 }
 
@@ -52,10 +95,16 @@ export interface PoolOptions {
   workerData?: unknown;
   renderTimeoutMs?: number;
   queueTimeoutMs?: number;
+  /** Jobs allowed to wait for a worker; more are refused at once (busy, retry after N s). */
+  queueMax?: number;
+  heapMb?: number;
   warmupTimeoutMs?: number;
-  /** Consecutive failed starts, with no worker ready, after which run() fails fast. */
+  /**
+   * Consecutive failed starts, with no worker ready, after which run() fails fast and retries stop
+   * until a caller or health() asks again (at most once per maxBackoffMs).
+   */
   maxStartFailures?: number;
-  /** Delay before the first retry of a failed start; doubles per failure up to maxBackoffMs. */
+  /** Delay before the first retry of a failed start; doubles per failure up to maxBackoffMs (±25 % jitter). */
   backoffMs?: number;
   maxBackoffMs?: number;
   log?: Logger;
@@ -72,6 +121,12 @@ function tsxExecArgv(): string[] {
   return process.execArgv.some((a) => a.includes("tsx")) ? process.execArgv : [...process.execArgv, "--import", "tsx"];
 }
 
+export interface RunOptions {
+  timeoutMs?: number;
+  /** The caller's cancellation (RequestContext.signal): aborting frees the job's worker. */
+  signal?: AbortSignal;
+}
+
 export class RenderPool {
   private slots: Slot[] = [];
   private queue: Pending[] = [];
@@ -81,7 +136,10 @@ export class RenderPool {
   private closed = false;
   /** Starts that failed in a row (reset by any worker becoming ready). */
   private startFailures = 0;
+  private lastStartAt = 0;
   private respawnTimers = new Set<NodeJS.Timeout>();
+  /** Recent job duration (ms, moving average): the Retry-After estimate of a busy answer. */
+  private jobMs = 300;
   private readonly size: number;
   private readonly opts: Required<Omit<PoolOptions, "workerUrl" | "workerData" | "size">> & Pick<PoolOptions, "workerUrl" | "workerData">;
 
@@ -95,10 +153,12 @@ export class RenderPool {
       workerData: o.workerData,
       renderTimeoutMs: o.renderTimeoutMs ?? RENDER_TIMEOUT_MS,
       queueTimeoutMs: o.queueTimeoutMs ?? QUEUE_TIMEOUT_MS,
+      queueMax: o.queueMax ?? QUEUE_MAX,
+      heapMb: o.heapMb ?? WORKER_HEAP_MB,
       warmupTimeoutMs: o.warmupTimeoutMs ?? WARMUP_TIMEOUT_MS,
       maxStartFailures: o.maxStartFailures ?? 3,
-      backoffMs: o.backoffMs ?? 100,
-      maxBackoffMs: o.maxBackoffMs ?? 10_000,
+      backoffMs: o.backoffMs ?? 1_000,
+      maxBackoffMs: o.maxBackoffMs ?? 30_000,
       log: o.log ?? rootLog.child({ component: "mermaid-render-pool" }),
     };
   }
@@ -107,7 +167,7 @@ export class RenderPool {
    * Starts and warms the workers (once per instance). Resolves when the first is warm, so the
    * instance serves as soon as it can; the others warm after it rather than competing with it
    * for the CPU (a Cloud Run instance may have only one). Also resolves (never rejects) when
-   * starting has failed too often: requests are then refused quickly while retries continue.
+   * starting has failed too often: requests are then refused quickly.
    */
   start(): Promise<void> {
     this.started ??= new Promise<void>((resolve) => {
@@ -122,9 +182,24 @@ export class RenderPool {
     return this.startFailures >= this.opts.maxStartFailures && !this.slots.some((s) => s.ready);
   }
 
+  /**
+   * For /healthz: not ok while no worker can start. Asking counts as demand: after the automatic
+   * retries are spent, a health check (like a call) starts the next attempt once the backoff allows.
+   */
+  health(): { ok: true } | { ok: false; reason: string } {
+    if (!this.failing) return { ok: true };
+    this.retryOnDemand();
+    return { ok: false, reason: `the diagram renderer could not start (${this.startFailures} failed attempts in a row); retrying` };
+  }
+
   /** Workers warm and able to take a job (tests). */
   get readyCount(): number {
     return this.slots.filter((s) => s.ready).length;
+  }
+
+  /** Jobs waiting for a worker (tests). */
+  get queued(): number {
+    return this.queue.length;
   }
 
   /** Thread ids of the live workers (tests). */
@@ -134,10 +209,11 @@ export class RenderPool {
 
   private spawn(): void {
     if (this.closed) return;
+    this.lastStartAt = Date.now();
     const worker = new Worker(this.opts.workerUrl!, {
       execArgv: this.opts.execArgv,
       workerData: this.opts.workerData,
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
+      resourceLimits: { maxOldGenerationSizeMb: this.opts.heapMb },
     });
     worker.unref();
     const slot: Slot = { worker, ready: false, jobs: 0 };
@@ -165,6 +241,12 @@ export class RenderPool {
     this.drain();
   }
 
+  private backoff(): number {
+    const base = Math.min(this.opts.backoffMs * 2 ** Math.max(0, this.startFailures - 1), this.opts.maxBackoffMs);
+    // Jitter: processes that failed together (a burst on one machine) do not retry together.
+    return Math.round(base * (0.75 + Math.random() * 0.5));
+  }
+
   private onStartFailed(slot: Slot, err: unknown): void {
     this.startFailures++;
     const detail = err instanceof JobRejected ? err.detail : err;
@@ -172,29 +254,48 @@ export class RenderPool {
     this.retire(slot);
     if (this.failing) {
       // Nobody is coming soon: tell the waiting callers now rather than after the queue timeout.
-      for (const p of this.queue.splice(0)) {
-        if (p.queueTimer) clearTimeout(p.queueTimer);
-        p.reject(unavailable(START_FAILED_MESSAGE));
-      }
+      for (const p of this.queue.splice(0)) this.settle(p, () => p.reject(this.startFailedError()));
       this.firstReady?.();
       this.firstReady = undefined;
+      // Automatic retries are spent: the next attempt is made when someone asks (retryOnDemand),
+      // so an idle or overloaded instance is not kept busy starting workers nobody waits for.
+      return;
     }
-    const delay = Math.min(this.opts.backoffMs * 2 ** (this.startFailures - 1), this.opts.maxBackoffMs);
     const timer = setTimeout(() => {
       this.respawnTimers.delete(timer);
       this.spawn();
-    }, delay);
+    }, this.backoff());
     timer.unref();
     this.respawnTimers.add(timer);
+  }
+
+  /** One more start attempt after the automatic ones failed, at most once per maxBackoffMs. */
+  private retryOnDemand(): void {
+    if (this.closed || this.slots.length || this.respawnTimers.size) return;
+    if (Date.now() - this.lastStartAt < this.opts.maxBackoffMs) return;
+    this.opts.log.info("mermaid render pool: retrying start on demand", { failures: this.startFailures });
+    this.spawn();
+  }
+
+  private startFailedError(): ToolError {
+    const wait = Math.max(1, Math.ceil((this.lastStartAt + this.opts.maxBackoffMs - Date.now()) / 1000));
+    return new ToolError("unavailable", START_FAILED_MESSAGE, { retryAfterSeconds: Math.min(wait, Math.ceil(this.opts.maxBackoffMs / 1000)) });
   }
 
   private dispatch(slot: Slot, pending: Pending): void {
     if (pending.queueTimer) clearTimeout(pending.queueTimer);
     const id = this.nextId++;
     const timer = setTimeout(() => this.onTimeout(slot), pending.timeoutMs);
-    slot.busy = { id, pending, timer };
+    slot.busy = { id, pending, timer, startedAt: performance.now() };
     slot.jobs++;
     slot.worker.postMessage({ id, job: pending.job });
+  }
+
+  /** Ends a pending job exactly once: its timers and abort listener go with it. */
+  private settle(pending: Pending, finish: () => void): void {
+    if (pending.queueTimer) clearTimeout(pending.queueTimer);
+    pending.release?.();
+    finish();
   }
 
   private onReply(slot: Slot, reply: WorkerReply): void {
@@ -202,8 +303,8 @@ export class RenderPool {
     if (!busy || busy.id !== reply.id) return;
     clearTimeout(busy.timer);
     slot.busy = undefined;
-    if (reply.ok) busy.pending.resolve(reply.result);
-    else busy.pending.reject(new JobRejected(reply.error));
+    if (slot.ready) this.jobMs = this.jobMs * 0.8 + (performance.now() - busy.startedAt) * 0.2;
+    this.settle(busy.pending, () => (reply.ok ? busy.pending.resolve(reply.result) : busy.pending.reject(new JobRejected(reply.error))));
     if (!slot.ready) return; // a failed warm-up: onStartFailed has retired the slot
     if (slot.jobs >= JOBS_PER_WORKER) this.replace(slot);
     else this.drain();
@@ -213,15 +314,19 @@ export class RenderPool {
     const busy = slot.busy;
     slot.busy = undefined;
     if (!slot.ready) {
-      busy?.pending.reject(new Error(`warm-up did not finish within ${this.opts.warmupTimeoutMs} ms`));
+      if (busy) this.settle(busy.pending, () => busy.pending.reject(new Error(`warm-up did not finish within ${this.opts.warmupTimeoutMs} ms`)));
       return;
     }
     const seconds = Math.round((busy?.pending.timeoutMs ?? this.opts.renderTimeoutMs) / 1000);
-    busy?.pending.reject(
-      timedOut(
-        `Rendering did not finish within ${seconds} seconds and was stopped: the diagram is too large or uses a construct the renderer cannot lay out (e.g. a state that contains itself). Simplify it or split it`,
-      ),
-    );
+    if (busy) {
+      this.settle(busy.pending, () =>
+        busy.pending.reject(
+          timedOut(
+            `Rendering did not finish within ${seconds} seconds and was stopped: the diagram is too large or uses a construct the renderer cannot lay out (e.g. a state that contains itself). Simplify it or split it`,
+          ),
+        ),
+      );
+    }
     this.replace(slot);
   }
 
@@ -232,10 +337,12 @@ export class RenderPool {
     if (busy) {
       clearTimeout(busy.timer);
       const oom = err && /memory|ERR_WORKER_OUT_OF_MEMORY/i.test(`${err.message} ${(err as { code?: string }).code ?? ""}`);
-      busy.pending.reject(
-        oom
-          ? timedOut("Rendering ran out of memory and was stopped: the diagram is too large. Simplify it or split it")
-          : new JobRejected({ kind: "internal", message: err?.message ?? `render worker exited (code ${code ?? "?"})`, stack: err?.stack }),
+      this.settle(busy.pending, () =>
+        busy.pending.reject(
+          oom
+            ? timedOut("Rendering ran out of memory and was stopped: the diagram is too large. Simplify it or split it")
+            : new JobRejected({ kind: "internal", message: err?.message ?? `render worker exited (code ${code ?? "?"})`, stack: err?.stack }),
+        ),
       );
       // A warm-up's reject already retired the slot and scheduled the retry.
       if (!slot.ready) return;
@@ -260,7 +367,7 @@ export class RenderPool {
     );
   }
 
-  /** A worker that served and must go (deadline passed, crashed, recycled): a fresh one at once. */
+  /** A worker that served and must go (deadline passed, crashed, cancelled, recycled): a fresh one at once. */
   private replace(slot: Slot): void {
     this.retire(slot);
     this.spawn();
@@ -273,19 +380,62 @@ export class RenderPool {
     }
   }
 
-  /** Runs one job on a warm worker; rejects with a ToolError on timeout, overload or start failure. */
-  run<T>(job: Job, timeoutMs = this.opts.renderTimeoutMs): Promise<T> {
+  /** Seconds until a new job would likely get a worker: the Retry-After of a busy answer. */
+  private retryAfterSeconds(): number {
+    const ahead = this.queue.length + this.slots.filter((s) => s.busy).length;
+    return Math.min(30, Math.max(1, Math.ceil((ahead * this.jobMs) / this.size / 1000)));
+  }
+
+  /**
+   * Runs one job on a warm worker; rejects with a ToolError on timeout, overload (busy, with a
+   * retry-after), start failure or cancellation.
+   */
+  run<T>(job: Job, options: RunOptions | number = {}): Promise<T> {
+    const { timeoutMs = this.opts.renderTimeoutMs, signal } = typeof options === "number" ? { timeoutMs: options } : options;
     void this.start();
-    if (this.failing) return Promise.reject(unavailable(START_FAILED_MESSAGE));
+    if (this.failing) {
+      this.retryOnDemand();
+      return Promise.reject(this.startFailedError());
+    }
+    if (signal?.aborted) return Promise.reject(new ToolError("unavailable", CANCELLED_MESSAGE));
+    if (this.queue.length >= this.opts.queueMax) return Promise.reject(busyError(this.retryAfterSeconds()));
     return new Promise<T>((resolve, reject) => {
       const pending: Pending = { job, timeoutMs, resolve: resolve as (v: unknown) => void, reject };
-      pending.queueTimer = setTimeout(() => {
+      const expire = () => {
+        // While the first worker is still warming up (a cold instance on a busy machine), waiting
+        // is the answer: the start itself is bounded, and fails every waiting caller at once.
+        if (!this.slots.some((s) => s.ready) && !this.failing && this.slots.length) {
+          pending.queueTimer = setTimeout(expire, this.opts.queueTimeoutMs);
+          return;
+        }
         this.queue = this.queue.filter((p) => p !== pending);
-        reject(unavailable("The diagram renderer is busy: try again in a few seconds"));
-      }, this.opts.queueTimeoutMs);
+        this.settle(pending, () => reject(busyError(this.retryAfterSeconds())));
+      };
+      pending.queueTimer = setTimeout(expire, this.opts.queueTimeoutMs);
+      if (signal) {
+        const onAbort = () => this.cancel(pending);
+        signal.addEventListener("abort", onAbort, { once: true });
+        pending.release = () => signal.removeEventListener("abort", onAbort);
+      }
       this.queue.push(pending);
       this.drain();
     });
+  }
+
+  /** The caller gave up: out of the queue, or its worker terminated and replaced. */
+  private cancel(pending: Pending): void {
+    const cancelled = () => pending.reject(new ToolError("unavailable", CANCELLED_MESSAGE));
+    if (this.queue.includes(pending)) {
+      this.queue = this.queue.filter((p) => p !== pending);
+      this.settle(pending, cancelled);
+      return;
+    }
+    const slot = this.slots.find((s) => s.busy?.pending === pending);
+    if (!slot) return;
+    this.opts.log.info("mermaid render cancelled; its worker is replaced", { threadId: slot.worker.threadId });
+    slot.busy = undefined;
+    this.settle(pending, cancelled);
+    this.replace(slot);
   }
 
   /** Stops every worker (tests, benchmarks). */
@@ -293,7 +443,10 @@ export class RenderPool {
     this.closed = true;
     for (const t of this.respawnTimers) clearTimeout(t);
     this.respawnTimers.clear();
-    for (const p of this.queue.splice(0)) if (p.queueTimer) clearTimeout(p.queueTimer);
+    for (const p of this.queue.splice(0)) {
+      if (p.queueTimer) clearTimeout(p.queueTimer);
+      p.release?.();
+    }
     const slots = this.slots;
     this.slots = [];
     await Promise.all(

@@ -5,9 +5,13 @@ export type Theme = (typeof THEMES)[number];
 /** Longest diagram code accepted, in characters (checked in service.ts, and mermaid's maxTextSize). */
 export const MAX_CODE_LENGTH = 50_000;
 
+/** How labels are drawn: HTML in foreignObject (what browsers show best) or plain SVG text. */
+export const LABELS = ["html", "text"] as const;
+export type Labels = (typeof LABELS)[number];
+
 export type Job =
   | { op: "verify"; code: string }
-  | { op: "render"; code: string; theme: Theme; png: boolean }
+  | { op: "render"; code: string; theme: Theme; png: boolean; labels?: Labels }
   | { op: "warmup" };
 
 export interface VerifyOutcome {
@@ -18,8 +22,10 @@ export interface VerifyOutcome {
 export interface RenderOutcome {
   svg: string;
   diagramType: string;
-  /** PNG bytes (htmlLabels:false pass through resvg), when asked for and it succeeded. */
+  /** PNG bytes (the same SVG, labels as text, through resvg), when asked for and it succeeded. */
   png?: Uint8Array;
+  /** Why rasterising failed (logged by the caller; the SVG is still returned). */
+  pngError?: string;
 }
 
 /**

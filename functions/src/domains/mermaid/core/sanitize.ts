@@ -2,8 +2,9 @@
 // DOMPurify with the svg + svgFilters + html profiles (foreignObject as an HTML integration
 // point, so HTML labels survive), then our own rules: <style> kept but its CSS cleaned, no
 // external references of any kind (links included: only in-document `#…` targets survive),
-// nothing XML cannot carry. Serialised as XML so the result is a well-formed standalone .svg file.
+// nothing XML cannot carry. CSS is parsed and allow-listed in css.ts. Serialised as XML so the result is a well-formed standalone .svg file.
 import type { JSDOM } from "jsdom";
+import { cleanCss as cleanSheet, cleanStyleAttr as cleanStyleDeclarations, type Scope } from "./css.js";
 import { canonicaliseIds } from "./ids.js";
 
 const FORBID_TAGS = [
@@ -34,94 +35,27 @@ function isSafeCss(css: string): boolean {
   return !FORBIDDEN_CSS.test(css.replace(LOCAL_URL, ""));
 }
 
-/** Tidies what needs no judgement: invalid characters, escapes, markup and comments. */
-function normaliseCss(css: string): string {
-  return xmlChars(css)
-    .replace(/\\/g, "") // escapes could spell u\72l( or \@import
-    .replace(/<\/?[a-z!][^>]*>?/gi, "")
-    .replace(/<!--|-->/g, "")
-    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, " ");
-}
-
 /**
- * A `style` attribute: declarations that could reference or run anything are dropped whole.
- * Splitting on `;` without honouring quotes is fine here: every piece kept is safe on its own and
- * pieces are joined by `;`, so no forbidden token can form across them.
+ * A `style` attribute: only allow-listed properties with harmless values (core/css.ts); on the
+ * root <svg> only paint and text. The pattern check after it is a belt to the parser's braces.
  */
-export function cleanStyleAttr(css: string): string {
-  const kept = normaliseCss(css)
-    .split(";")
-    .filter((decl) => isSafeCss(decl));
-  const out = kept.join(";");
+export function cleanStyleAttr(css: string, scope: Scope = "inner"): string {
+  const out = cleanStyleDeclarations(xmlChars(css), scope);
   return isSafeCss(out) ? out : "";
 }
 
-interface CssBlock {
-  /** Selector or at-rule prelude, or a statement (`@charset …;`, a stray declaration). */
-  head: string;
-  /** Contents of `{…}`, or undefined for a statement. */
-  body?: string;
-}
-
-/** Splits a style sheet into top-level statements and blocks, balancing braces. */
-function cssBlocks(css: string): CssBlock[] {
-  const blocks: CssBlock[] = [];
-  let i = 0;
-  while (i < css.length) {
-    const brace = css.indexOf("{", i);
-    const semi = css.indexOf(";", i);
-    const close = css.indexOf("}", i);
-    // A stray "}" ends nothing: skip it.
-    if (close !== -1 && (brace === -1 || close < brace) && (semi === -1 || close < semi)) {
-      if (css.slice(i, close).trim()) blocks.push({ head: css.slice(i, close) });
-      i = close + 1;
-      continue;
-    }
-    if (brace === -1 || (semi !== -1 && semi < brace)) {
-      const end = semi === -1 ? css.length : semi + 1;
-      if (css.slice(i, end).trim()) blocks.push({ head: css.slice(i, end) });
-      i = end;
-      continue;
-    }
-    let depth = 1;
-    let j = brace + 1;
-    for (; j < css.length && depth > 0; j++) {
-      if (css[j] === "{") depth++;
-      else if (css[j] === "}") depth--;
-    }
-    // Unbalanced: the rest is the body (a browser would close it at the end too).
-    const body = depth === 0 ? css.slice(brace + 1, j - 1) : css.slice(brace + 1);
-    blocks.push({ head: css.slice(i, brace), body });
-    i = j;
-  }
-  return blocks;
-}
-
-function cleanSheet(css: string): string {
-  let out = "";
-  for (const { head, body } of cssBlocks(css)) {
-    if (/^\s*@(import|namespace|font-face)\b/i.test(head)) continue;
-    if (body === undefined) {
-      if (isSafeCss(head)) out += head;
-      continue;
-    }
-    if (!isSafeCss(head)) continue;
-    // @media/@supports/@keyframes hold rules: judge those one by one. A plain rule is judged whole.
-    if (/^\s*@/.test(head) && body.includes("{")) out += `${head}{${cleanSheet(body)}}`;
-    else if (isSafeCss(body)) out += `${head}{${body}}`;
-  }
-  return out;
-}
-
-/**
- * The CSS of a `<style>` element: kept (without it every diagram loses its colours and fonts),
- * but any rule that could reference something outside the document or run something is dropped
- * whole, as are @import, @namespace and @font-face.
- */
-export function cleanCss(css: string): string {
-  const out = cleanSheet(normaliseCss(css));
-  // Belt and braces: if the splitting above was ever fooled, nothing is better than a leak.
+/** A `<style>` sheet: rules that stay inside the diagram `scopeId`, allow-listed (core/css.ts). */
+export function cleanCss(css: string, scopeId?: string): string {
+  const out = cleanSheet(xmlChars(css), scopeId);
+  // Belt and braces: if the parser was ever fooled, nothing is better than a leak.
   return isSafeCss(out) ? out : "";
+}
+
+/** The id of the outermost <svg> around `node`: the diagram a `<style>` sheet must stay inside. */
+function diagramId(node: Node): string | undefined {
+  let svg: Element | undefined;
+  for (let cur = node.parentElement; cur; cur = cur.parentElement) if (cur.localName.toLowerCase() === "svg") svg = cur;
+  return svg?.getAttribute("id") ?? undefined;
 }
 
 // Coordinates with 15 significant digits only cost bytes: three decimals are sub-pixel.
@@ -143,16 +77,17 @@ export function isXmlAttrName(name: string, namespaceURI: string | null): boolea
   return !name.includes(":") || !!namespaceURI;
 }
 
-export type Sanitizer = (svg: string) => string;
+/** The sanitized <svg> element (detached); serialise it with XMLSerializer. */
+export type Sanitizer = (svg: string) => Element;
 
 export async function createSanitizer(dom: JSDOM): Promise<Sanitizer> {
   // Imported only now: DOMPurify binds to a window when its module loads (mermaid shares it).
   const { default: createDOMPurify } = await import("dompurify");
   const purify = createDOMPurify(dom.window as unknown as Window & typeof globalThis);
-  const serializer = new dom.window.XMLSerializer();
 
   purify.addHook("uponSanitizeElement", (node, data) => {
-    if (data.tagName === "style" && node.textContent) node.textContent = cleanCss(node.textContent);
+    // A sheet outside any <svg> has no diagram to stay inside: nothing of it is kept.
+    if (data.tagName === "style" && node.textContent) node.textContent = cleanCss(node.textContent, diagramId(node) ?? "\u0000none");
   });
   purify.addHook("afterSanitizeAttributes", (node) => {
     const el = node as Element;
@@ -169,7 +104,7 @@ export async function createSanitizer(dom: JSDOM): Promise<Sanitizer> {
       // "javascript:" that the checks below did not see.
       const value = xmlChars(attr.value);
       if (name === "style") {
-        const css = cleanStyleAttr(value);
+        const css = cleanStyleAttr(value, el.localName.toLowerCase() === "svg" ? "root" : "inner");
         if (css.trim()) el.setAttribute(attr.name, css);
         else el.removeAttributeNode(attr);
         continue;
@@ -218,6 +153,6 @@ export async function createSanitizer(dom: JSDOM): Promise<Sanitizer> {
     // Ids numbered by mermaid's process-wide counters, renumbered by first appearance (with every
     // reference to them), so the same diagram gives the same bytes however warm the worker is.
     canonicaliseIds(root);
-    return serializer.serializeToString(root);
+    return root;
   };
 }

@@ -2,7 +2,7 @@
 // render pool. The two input messages below are the spec's exact wording: keep them word for word.
 import { invalidInput, tooLarge, ToolError } from "../../../mcp/errors.js";
 import { JobRejected, renderPool } from "./pool.js";
-import { MAX_CODE_LENGTH, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
+import { MAX_CODE_LENGTH, type Labels, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
 
 export const EMPTY_CODE_MESSAGE = "Invalid input: code must be a non-empty string";
 export const TOO_LONG_MESSAGE = "Code exceeds maximum length of 50KB";
@@ -28,9 +28,17 @@ function fromWorker(err: unknown): never {
   throw err;
 }
 
-export async function verifyDiagram(code: unknown): Promise<{ ok: boolean; error?: string }> {
+export async function verifyDiagram(code: unknown, signal?: AbortSignal): Promise<{ ok: boolean; error?: string }> {
   const text = checkCode(code);
-  const outcome = await renderPool().run<VerifyOutcome>({ op: "verify", code: text }).catch(fromWorker);
+  let outcome: VerifyOutcome;
+  try {
+    outcome = await renderPool().run<VerifyOutcome>({ op: "verify", code: text }, { signal });
+  } catch (err) {
+    // verify draws the diagram too (engine.ts): a diagram render would stop for running too long
+    // or out of memory is one to fix, like a syntax error. Busy/cancelled stay errors.
+    if (err instanceof ToolError && err.kind === "timeout") return { ok: false, error: err.message };
+    fromWorker(err);
+  }
   return outcome.ok ? { ok: true } : { ok: false, error: outcome.error ?? "Invalid Mermaid syntax" };
 }
 
@@ -38,12 +46,22 @@ export interface Rendered {
   svg: string;
   diagramType: string;
   png?: Buffer;
+  /** Why the PNG is missing, when it failed (the SVG is still the answer). */
+  pngError?: string;
 }
 
-export async function renderDiagram(code: unknown, theme: Theme = "default", opts: { png?: boolean } = {}): Promise<Rendered> {
+export interface RenderOptions {
+  png?: boolean;
+  /** "html" (default): labels as HTML in foreignObject; "text": plain SVG <text>, same layout. */
+  labels?: Labels;
+  signal?: AbortSignal;
+}
+
+export async function renderDiagram(code: unknown, theme: Theme = "default", opts: RenderOptions = {}): Promise<Rendered> {
   const text = checkCode(code);
-  const out = await renderPool().run<RenderOutcome>({ op: "render", code: text, theme, png: !!opts.png }).catch(fromWorker);
-  return { svg: out.svg, diagramType: out.diagramType, ...(out.png ? { png: Buffer.from(out.png) } : {}) };
+  const job = { op: "render" as const, code: text, theme, png: !!opts.png, labels: opts.labels ?? "html" };
+  const out = await renderPool().run<RenderOutcome>(job, { signal: opts.signal }).catch(fromWorker);
+  return { svg: out.svg, diagramType: out.diagramType, ...(out.png ? { png: Buffer.from(out.png) } : {}), ...(out.pngError ? { pngError: out.pngError } : {}) };
 }
 
 /** `diagram-YYYY-MM-DDTHH-MM-SS.svg` in UTC. */

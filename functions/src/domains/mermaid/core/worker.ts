@@ -1,15 +1,30 @@
 // Entry of a render worker thread. One job at a time; the pool terminates the whole thread when
 // a job runs past its deadline, which is the only way to stop a runaway synchronous layout.
+// Node's compile cache is switched on before anything heavy loads: a replacement worker, the
+// second worker of the pool, and (locally) every other process starting one reuse the compiled
+// code of jsdom and mermaid instead of compiling it again (NODE_COMPILE_CACHE picks the directory;
+// default: <tmp>/mermaid-compile-cache).
+import module from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parentPort } from "node:worker_threads";
-import { JobFailure, render, verify, warmup } from "./engine.js";
 import type { Job, WorkerReply, WorkerRequest } from "./protocol.js";
+
+const enableCompileCache = (module as unknown as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
+try {
+  enableCompileCache?.(process.env.NODE_COMPILE_CACHE || join(tmpdir(), "mermaid-compile-cache"));
+} catch {
+  // A read-only or full disk only costs speed.
+}
+
+const { JobFailure, render, verify, warmup } = await import("./engine.js");
 
 async function run(job: Job): Promise<unknown> {
   switch (job.op) {
     case "verify":
       return verify(job.code);
     case "render":
-      return render(job.code, job.theme, job.png);
+      return render(job.code, job.theme, job.png, job.labels);
     case "warmup":
       return warmup();
   }

@@ -32,26 +32,26 @@ async function limit(req: HttpRequest, ctx: RequestContext): Promise<Record<stri
   return headers;
 }
 
-function route(path: string, run: (body: unknown) => Promise<unknown>): HttpRoute {
+function route(path: string, run: (body: unknown, signal: AbortSignal) => Promise<unknown>): HttpRoute {
   return {
     method: "POST",
     access: OPEN,
     path,
     async handle(req, ctx): Promise<HttpReply> {
       const headers = await limit(req, ctx);
-      return { status: 200, body: await run(req.body ?? {}), headers };
+      return { status: 200, body: await run(req.body ?? {}, ctx.signal), headers };
     },
   };
 }
 
 export const apiRoutes: HttpRoute[] = [
-  route("/api/verify", async (body) => verifyDiagram(parseInput(verifyInput, body).code)),
-  route("/api/render", async (body) => {
-    const { code, theme } = parseInput(renderInput, body);
-    return { svg: (await renderDiagram(code, theme ?? "default")).svg };
+  route("/api/verify", async (body, signal) => verifyDiagram(parseInput(verifyInput, body).code, signal)),
+  route("/api/render", async (body, signal) => {
+    const { code, theme, labels } = parseInput(renderInput, body);
+    return { svg: (await renderDiagram(code, theme ?? "default", { labels, signal })).svg };
   }),
-  route("/api/svg", async (body) => {
-    const { code, theme } = parseInput(svgInput, body);
-    return { svg: (await renderDiagram(code, theme ?? "default")).svg, filename: exportFilename() };
+  route("/api/svg", async (body, signal) => {
+    const { code, theme, labels } = parseInput(svgInput, body);
+    return { svg: (await renderDiagram(code, theme ?? "default", { labels, signal })).svg, filename: exportFilename() };
   }),
 ];

@@ -3,6 +3,7 @@
 import { fitImageForModel, MAX_RESULT_BYTES, serializedBytes, textContent } from "../../../mcp/content.js";
 import { tool } from "../../../mcp/define.js";
 import { renderDiagram } from "../core/service.js";
+import { withFairUse } from "../fair-use.js";
 import { resultText } from "../result-text.js";
 import { annotations, renderInput, renderOutput } from "../schemas.js";
 
@@ -11,13 +12,15 @@ export const render = tool(
     name: "render",
     title: "Render Mermaid diagram",
     description:
-      "Renders a Mermaid diagram to a sanitized, self-contained SVG for inline display, plus a PNG picture of it so you can check the result. Every Mermaid diagram type is supported. Optional theme: default, neutral, dark, forest, base.",
+      "Renders a Mermaid diagram to a sanitized, self-contained SVG for inline display, plus a PNG picture of it so you can check the result. Every Mermaid diagram type is supported. Optional theme: default, neutral, dark, forest, base. Optional labels: \"text\" draws labels as plain SVG text (same layout) for viewers that cannot show HTML inside SVG.",
     inputSchema: renderInput,
     outputSchema: renderOutput,
     annotations,
   },
-  async ({ code, theme }) => {
-    const out = await renderDiagram(code, theme ?? "default", { png: true });
+  async ({ code, theme, labels }, ctx) => {
+    const out = await withFairUse(ctx, (signal) => renderDiagram(code, theme ?? "default", { png: true, labels, signal }));
+    // The SVG still answers; a missing picture is logged so it does not go unnoticed.
+    if (out.pngError) ctx.log.warn("mermaid PNG failed; SVG returned without it", { err: out.pngError });
     const data = { svg: out.svg };
     const text = resultText(data, out.diagramType, "Rendered");
     const image = out.png ? await fitImageForModel(out.png) : undefined;

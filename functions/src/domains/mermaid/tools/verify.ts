@@ -2,6 +2,7 @@
 // line and column and quoting the offending line.
 import { tool } from "../../../mcp/define.js";
 import { verifyDiagram } from "../core/service.js";
+import { withFairUse } from "../fair-use.js";
 import { annotations, verifyInput, verifyOutput } from "../schemas.js";
 
 export const verify = tool(
@@ -14,5 +15,5 @@ export const verify = tool(
     outputSchema: verifyOutput,
     annotations,
   },
-  async ({ code }) => ({ data: await verifyDiagram(code) }),
+  async ({ code }, ctx) => ({ data: await withFairUse(ctx, (signal) => verifyDiagram(code, signal)) }),
 );

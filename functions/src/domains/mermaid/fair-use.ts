@@ -1,0 +1,49 @@
+// Fair use of the open MCP endpoint: generous, per client, across instances. The same Firestore
+// limiter as the HTTP API (platform/rate-limit.ts), in its own bucket: MERMAID_MCP_LIMIT tool
+// calls (default 1,000) per hour per client address. Counted while the diagram is drawn, so an
+// allowed call waits for nothing; a refused one has its render cancelled and gets an explicit
+// error with the wait. If Firestore cannot be reached the call is allowed (logged): the limiter
+// protects capacity and must not take the renderer down with it.
+import type { RequestContext } from "../../mcp/define.js";
+import { envNumber } from "../../mcp/env.js";
+import { rateLimited } from "../../mcp/errors.js";
+import { firestoreUnreachable, hitRateLimit } from "../../platform/rate-limit.js";
+
+export const MCP_LIMIT = Math.floor(envNumber("MERMAID_MCP_LIMIT", 1_000, { min: 1 }));
+const WINDOW_SECONDS = 3600;
+
+async function check(ctx: RequestContext): Promise<void> {
+  if (!ctx.clientIp) return;
+  let decision;
+  try {
+    decision = await hitRateLimit(ctx.clientIp, { bucket: "mermaid-mcp", limit: MCP_LIMIT, windowSeconds: WINDOW_SECONDS });
+  } catch (err) {
+    if (!firestoreUnreachable(err)) throw err;
+    ctx.log.warn("rate limiter unavailable; MCP call allowed", { err });
+    return;
+  }
+  if (!decision.allowed) {
+    throw rateLimited(
+      `Fair-use limit reached: at most ${MCP_LIMIT.toLocaleString("en-US")} diagram calls per hour per client on this open server. Try again in ${decision.retryAfterSeconds} seconds`,
+      decision.retryAfterSeconds,
+    );
+  }
+}
+
+/**
+ * Runs `work` (given a signal that also fires if the caller is over the limit) beside the fair-use
+ * check; answers with the work's result only once the check has passed.
+ */
+export async function withFairUse<T>(ctx: RequestContext, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const refused = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, refused.signal]);
+  const allowed = check(ctx).catch((err: unknown) => {
+    refused.abort();
+    throw err;
+  });
+  const result = work(signal);
+  // If the check fails, its error is the answer (the work was cancelled and its rejection is moot).
+  result.catch(() => undefined);
+  await allowed;
+  return result;
+}

@@ -1,0 +1,37 @@
+// Fair use on the open MCP endpoint: per client address, counted in Firestore like the HTTP API,
+// with an explicit error that says how long to wait. A small limit (MERMAID_MCP_LIMIT=3) keeps
+// the test short; the tool handlers are called directly with the context the server builds.
+import { beforeAll, expect, test } from "vitest";
+import { randomUUID } from "node:crypto";
+import type { RequestContext } from "../../functions/src/mcp/define.js";
+import type { Logger } from "../../functions/src/mcp/log.js";
+import { ToolError } from "../../functions/src/mcp/errors.js";
+
+const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+let verify: typeof import("../../functions/src/domains/mermaid/tools/verify.js").verify;
+
+beforeAll(async () => {
+  process.env.MERMAID_MCP_LIMIT = "3";
+  ({ verify } = await import("../../functions/src/domains/mermaid/tools/verify.js"));
+});
+
+function context(clientIp: string): RequestContext {
+  return { caller: undefined, requestId: randomUUID(), query: {}, clientIp, log: quiet, signal: new AbortController().signal, progress: async () => undefined };
+}
+
+test("past the per-client limit a call is refused with the wait; another client is unaffected", async () => {
+  const client = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.7`;
+  // Empty code is answered without drawing anything: only the counting is exercised.
+  for (let i = 0; i < 3; i++) {
+    const err = await verify.handler({ code: "" }, context(client)).catch((e: unknown) => e);
+    expect((err as ToolError).kind).toBe("invalid_input");
+  }
+  const refused = (await verify.handler({ code: "" }, context(client)).catch((e: unknown) => e)) as ToolError;
+  expect(refused).toBeInstanceOf(ToolError);
+  expect(refused.kind).toBe("rate_limited");
+  expect(refused.toText()).toMatch(/^Error: Fair-use limit reached: at most 3 diagram calls per hour per client on this open server\. Try again in \d+ seconds \(429\)$/);
+  expect(refused.extra.retryAfterSeconds).toBeGreaterThan(0);
+
+  const other = (await verify.handler({ code: "" }, context(`${client}9`)).catch((e: unknown) => e)) as ToolError;
+  expect(other.kind).toBe("invalid_input");
+});
