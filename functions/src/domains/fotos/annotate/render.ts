@@ -1,0 +1,92 @@
+// Draws annotations onto a PNG with sharp, in array order: shapes and text as SVG overlays,
+// `blur` as a real Gaussian blur of the pixels under it (so a blur after a rect blurs the rect).
+// Everything outside the image is clipped (SVG clips at the canvas; blur boxes are intersected).
+// Text uses DejaVu Sans, which must be installed where this runs (Debian fonts-dejavu-core).
+import type { Annotation } from "./schema.js";
+
+interface Raw {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+export async function renderAnnotations(png: Buffer, annotations: Annotation[]): Promise<Buffer> {
+  const { default: sharp } = await import("sharp");
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  let image: Raw = { data, width: info.width, height: info.height };
+  let pending: string[] = [];
+
+  const fromRaw = (img: Raw) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: 4 } });
+  const flush = async () => {
+    if (!pending.length) return;
+    const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${image.width}" height="${image.height}">${pending.join("")}</svg>`);
+    image = { ...image, data: await fromRaw(image).composite([{ input: svg, top: 0, left: 0 }]).raw().toBuffer() };
+    pending = [];
+  };
+
+  for (const a of annotations) {
+    if (a.type === "blur") {
+      await flush();
+      const box = clip(a.x!, a.y!, a.width!, a.height!, image.width, image.height);
+      if (!box) continue;
+      const sigma = Math.min(40, Math.max(6, Math.min(box.width, box.height) / 3));
+      const blurred = await fromRaw(image).extract(box).blur(sigma).png().toBuffer();
+      image = { ...image, data: await fromRaw(image).composite([{ input: blurred, left: box.left, top: box.top }]).raw().toBuffer() };
+    } else {
+      pending.push(svgFor(a));
+    }
+  }
+  await flush();
+  return fromRaw(image).png().toBuffer();
+}
+
+function clip(x: number, y: number, w: number, h: number, width: number, height: number) {
+  const left = Math.max(0, Math.floor(x));
+  const top = Math.max(0, Math.floor(y));
+  const right = Math.min(width, Math.ceil(x + w));
+  const bottom = Math.min(height, Math.ceil(y + h));
+  return right > left && bottom > top ? { left, top, width: right - left, height: bottom - top } : undefined;
+}
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const n = (v: number) => Math.round(v * 100) / 100;
+
+function svgFor(a: Annotation): string {
+  const color = esc(a.color);
+  const stroke = `stroke="${color}" stroke-width="${n(a.stroke_width)}" fill="none"`;
+  switch (a.type) {
+    case "rect":
+      return `<rect x="${n(a.x!)}" y="${n(a.y!)}" width="${n(a.width!)}" height="${n(a.height!)}" ${stroke}/>`;
+    case "ellipse":
+      return `<ellipse cx="${n(a.x! + a.width! / 2)}" cy="${n(a.y! + a.height! / 2)}" rx="${n(a.width! / 2)}" ry="${n(a.height! / 2)}" ${stroke}/>`;
+    case "text": {
+      const size = a.height && a.height > 0 ? a.height : 16;
+      const lines = a.text!.split("\n");
+      const tspans = lines.map((line, i) => `<tspan x="${n(a.x!)}" dy="${i === 0 ? 0 : n(size * 1.2)}">${esc(line)}</tspan>`).join("");
+      return `<text x="${n(a.x!)}" y="${n(a.y! + size * 0.8)}" font-family="DejaVu Sans, sans-serif" font-size="${n(size)}" fill="${color}" xml:space="preserve">${tspans}</text>`;
+    }
+    case "arrow": {
+      const points = a.points ?? [
+        { x: a.x!, y: a.y! },
+        { x: a.x! + a.width!, y: a.y! + a.height! },
+      ];
+      const line = `<polyline points="${points.map((p) => `${n(p.x)},${n(p.y)}`).join(" ")}" ${stroke} stroke-linecap="round" stroke-linejoin="round"/>`;
+      return line + arrowHead(points, a.stroke_width, color);
+    }
+    default:
+      return "";
+  }
+}
+
+/** A filled triangle at the last point, pointing along the last segment of non-zero length. */
+function arrowHead(points: { x: number; y: number }[], strokeWidth: number, color: string): string {
+  const tip = points[points.length - 1]!;
+  let from = points[points.length - 2]!;
+  for (let i = points.length - 2; i >= 0 && from.x === tip.x && from.y === tip.y; i--) from = points[i]!;
+  const angle = Math.atan2(tip.y - from.y, tip.x - from.x);
+  const length = Math.max(10, strokeWidth * 4);
+  const spread = Math.PI / 7;
+  const left = { x: tip.x - length * Math.cos(angle - spread), y: tip.y - length * Math.sin(angle - spread) };
+  const right = { x: tip.x - length * Math.cos(angle + spread), y: tip.y - length * Math.sin(angle + spread) };
+  return `<polygon points="${n(tip.x)},${n(tip.y)} ${n(left.x)},${n(left.y)} ${n(right.x)},${n(right.y)}" fill="${color}"/>`;
+}
