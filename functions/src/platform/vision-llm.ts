@@ -85,13 +85,18 @@ async function adapterFor(provider: VisionProvider): Promise<VisionAdapter> {
   }
 }
 
-/** Sends the screenshot and prompt to the provider; the client of each provider is reused. */
-export async function analyzeImage(provider: VisionProvider, req: VisionRequest): Promise<VisionAnswer> {
+/** The provider's adapter (created once; a missing key throws the seed's error, and is not cached). */
+export async function visionAdapter(provider: VisionProvider): Promise<VisionAdapter> {
   let adapter = adapters.get(provider);
   if (!adapter) {
     adapter = adapterFor(provider);
     adapters.set(provider, adapter);
     adapter.catch(() => adapters.delete(provider)); // a missing key is not cached
   }
-  return (await adapter).analyze(req);
+  return adapter;
+}
+
+/** Sends the screenshot and prompt to the provider. */
+export async function analyzeImage(provider: VisionProvider, req: VisionRequest): Promise<VisionAnswer> {
+  return (await visionAdapter(provider)).analyze(req);
 }

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { tool } from "../../../mcp/define.js";
+import { visionAdapter, VISION_PROVIDERS } from "../../../platform/vision-llm.js";
+import { screenshotOrCapture } from "../source.js";
+
+export const DEFAULT_ANALYSIS_PROMPT = "Describe what you see in this screenshot";
+
+export const analyzeScreenshotTool = tool(
+  {
+    name: "analyze_screenshot",
+    title: "Analyze a screenshot with a vision model",
+    description:
+      "Sends a screenshot and a prompt to a vision LLM and returns its answer with the model name and token usage. " +
+      "provider: claude (default), openai, gemini, ollama (a local Ollama, URL from the settings). Without screenshot_id a new fullscreen screenshot is captured first. " +
+      "The image is downscaled to what the provider accepts.",
+    inputSchema: z.object({
+      screenshot_id: z.string().min(1).max(100).optional().describe("ID of a screenshot; if omitted, a new fullscreen capture is taken first"),
+      prompt: z.string().min(1).max(10_000).default(DEFAULT_ANALYSIS_PROMPT).describe("What to ask about the screenshot"),
+      provider: z.enum(VISION_PROVIDERS).default("claude").describe("LLM provider"),
+    }),
+    outputSchema: z.object({
+      screenshot_id: z.string(),
+      provider: z.enum(VISION_PROVIDERS),
+      model: z.string(),
+      text: z.string(),
+      usage: z.object({ input_tokens: z.number(), output_tokens: z.number() }),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: true },
+  },
+  async ({ screenshot_id, prompt, provider }, ctx) => {
+    const adapter = await visionAdapter(provider); // a missing key fails before any capture
+    const { meta, png } = await screenshotOrCapture(ctx, screenshot_id);
+    const answer = await adapter.analyze({ png, prompt, signal: ctx.signal });
+    return {
+      data: { screenshot_id: meta.id, provider, model: answer.model, text: answer.text, usage: answer.usage },
+      text: `${answer.text}\n\n— ${provider} (${answer.model}), ${answer.usage.input_tokens} input + ${answer.usage.output_tokens} output tokens, screenshot ${meta.id}`,
+    };
+  },
+);

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { tool } from "../../../mcp/define.js";
+import { OCR_LANGUAGES, ocrLanguage } from "../../../platform/ocr.js";
+import { ocrScreenshot, publicOcr } from "../ocr-cache.js";
+import { screenshotOrCapture, uidOf } from "../source.js";
+
+const region = z.object({ text: z.string(), x: z.number(), y: z.number(), w: z.number(), h: z.number(), confidence: z.number() });
+
+export const ocrScreenshotTool = tool(
+  {
+    name: "ocr_screenshot",
+    title: "Read the text in a screenshot (OCR)",
+    description:
+      "Extracts the text of a screenshot with OCR: the full text plus every word with its bounding box (x, y, w, h in the screenshot's pixels) and confidence (0-1). " +
+      `Without screenshot_id a new fullscreen screenshot is captured first (needs the Fotos agent running). language: ${OCR_LANGUAGES.join(", ")} (default eng). Results are cached per screenshot and language.`,
+    inputSchema: z.object({
+      screenshot_id: z.string().min(1).max(100).optional().describe("ID of a screenshot; if omitted, a new fullscreen capture is taken first"),
+      language: z.string().min(1).max(20).default("eng").describe(`OCR language code: ${OCR_LANGUAGES.join(", ")}`),
+    }),
+    outputSchema: z.object({
+      screenshot_id: z.string(),
+      language: z.string(),
+      engine: z.string(),
+      text: z.string(),
+      regions: z.array(region),
+      cached: z.boolean(),
+    }),
+    annotations: { readOnlyHint: false, openWorldHint: false, idempotentHint: true },
+  },
+  async ({ screenshot_id, language }, ctx) => {
+    const lang = ocrLanguage(language);
+    uidOf(ctx);
+    const { meta, png } = await screenshotOrCapture(ctx, screenshot_id);
+    const { result, cached } = await ocrScreenshot(uidOf(ctx), meta, png, lang);
+    return { data: { screenshot_id: meta.id, ...publicOcr(result), cached } };
+  },
+);
