@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createWorker, OEM, type Worker } from "tesseract.js";
-import { joinLines, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr.js";
+import { joinLines, splitAtGaps, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr.js";
 
 const require = createRequire(import.meta.url);
 /** Images up to this width are upscaled 2× before recognition (bigger ones are already legible). */
@@ -86,7 +86,8 @@ export class TesseractOcr implements OcrEngine {
         }
       }
     }
-    return { text: joinLines(regions, lines, language), regions, lines, language, engine: this.name };
+    const split = splitAtGaps(regions, lines);
+    return { text: joinLines(regions, split, language), regions, lines: split, language, engine: this.name };
   }
 
   async close(): Promise<void> {

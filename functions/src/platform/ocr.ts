@@ -82,6 +82,29 @@ export function joinLines(regions: OcrRegion[], lines: number[][], language: Ocr
   return lines.map((line) => line.map((i) => regions[i]!.text).join(sep)).join("\n");
 }
 
+/**
+ * Splits lines at wide horizontal gaps: tesseract happily joins a sidebar label and a sentence
+ * (or two panels) at the same height into one line, and a line is what PII patterns run on.
+ */
+export function splitAtGaps(regions: OcrRegion[], lines: number[][]): number[][] {
+  return lines.flatMap((line) => {
+    const parts: number[][] = [];
+    let current: number[] = [];
+    for (const i of line) {
+      const prev = current.length ? regions[current[current.length - 1]!]! : undefined;
+      const word = regions[i]!;
+      const height = Math.max(prev?.h ?? 0, word.h, 1);
+      if (prev && word.x - (prev.x + prev.w) > height * 2.5) {
+        parts.push(current);
+        current = [];
+      }
+      current.push(i);
+    }
+    if (current.length) parts.push(current);
+    return parts;
+  });
+}
+
 /** The text of one line, and where each word starts in it (for mapping matches back to boxes). */
 export function lineText(regions: OcrRegion[], line: number[], sep = " "): { text: string; starts: number[] } {
   let text = "";

@@ -1,7 +1,8 @@
 // Draws annotations onto a PNG with sharp, in array order: shapes and text as SVG overlays,
 // `blur` as a real Gaussian blur of the pixels under it (so a blur after a rect blurs the rect).
 // Everything outside the image is clipped (SVG clips at the canvas; blur boxes are intersected).
-// Text uses DejaVu Sans, which must be installed where this runs (Debian fonts-dejavu-core).
+// Text uses the fonts shipped in functions/assets/fonts (see fonts.ts), else the system's.
+import { ensureFonts, FONT_FAMILY } from "./fonts.js";
 import type { Annotation } from "./schema.js";
 
 interface Raw {
@@ -11,6 +12,7 @@ interface Raw {
 }
 
 export async function renderAnnotations(png: Buffer, annotations: Annotation[]): Promise<Buffer> {
+  ensureFonts();
   const { default: sharp } = await import("sharp");
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   let image: Raw = { data, width: info.width, height: info.height };
@@ -63,7 +65,7 @@ function svgFor(a: Annotation): string {
       const size = a.height && a.height > 0 ? a.height : 16;
       const lines = a.text!.split("\n");
       const tspans = lines.map((line, i) => `<tspan x="${n(a.x!)}" dy="${i === 0 ? 0 : n(size * 1.2)}">${esc(line)}</tspan>`).join("");
-      return `<text x="${n(a.x!)}" y="${n(a.y! + size * 0.8)}" font-family="DejaVu Sans, sans-serif" font-size="${n(size)}" fill="${color}" xml:space="preserve">${tspans}</text>`;
+      return `<text x="${n(a.x!)}" y="${n(a.y! + size * 0.8)}" font-family="${FONT_FAMILY}" font-size="${n(size)}" fill="${color}" xml:space="preserve">${tspans}</text>`;
     }
     case "arrow": {
       const points = a.points ?? [

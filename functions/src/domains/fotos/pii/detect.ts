@@ -39,8 +39,8 @@ const KEY_PATTERNS = [
   /\bgithub_pat_[A-Za-z0-9_]{22,}\b/g,
   /\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_-]{20,}\b/g, // GitLab
   /\bxox[abposre]-[A-Za-z0-9-]{10,}/g, // Slack
-  /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b/g, // Stripe
-  /\bAIza[0-9A-Za-z_-]{35}\b/g, // Google API key
+  /\b[rs]k[_ ](?:live|test)[_ ][A-Za-z0-9]{16,}\b/g, // Stripe (OCR may drop the underscores)
+  /\bA[Il1]za[0-9A-Za-z_-]{35}\b/g, // Google API key (OCR reads I as l)
   /\bya29\.[0-9A-Za-z_-]{20,}/g, // Google OAuth access token
   /\bsk-(?:proj-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{20,}/g, // OpenAI, Anthropic
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWT
