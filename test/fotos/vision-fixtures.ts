@@ -123,6 +123,17 @@ export const PLANTED: { type: string; value: string; label: string }[] = [
   { type: "ip_address", label: "Gateway v6:", value: "2001:db8:85a3::8a2e:370:7334" },
 ];
 
+/** Where each planted item's line was drawn (baseline y, font size, column), in PLANTED order. */
+export function piiLayout(): { x: number; y: number; size: number; right: number }[] {
+  const sizes = [15, 17, 20, 16];
+  const half = Math.ceil(PLANTED.length / 2);
+  return PLANTED.map((_, i) => {
+    const dark = i >= half;
+    const x = dark ? 790 : 40;
+    return { x, y: 130 + (dark ? i - half : i) * 90, size: sizes[i % sizes.length]!, right: dark ? 1500 : 760 };
+  });
+}
+
 /** Planted PII on a light panel and a dark panel, in several fonts and sizes. */
 export async function piiScreen(): Promise<Buffer> {
   const width = 1500;

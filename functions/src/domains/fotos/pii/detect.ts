@@ -43,7 +43,7 @@ const KEY_PATTERNS = [
   /\bA[Il1]za[0-9A-Za-z_-]{35}\b/g, // Google API key (OCR reads I as l)
   /\bya29\.[0-9A-Za-z_-]{20,}/g, // Google OAuth access token
   /\bsk-(?:proj-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{20,}/g, // OpenAI, Anthropic
-  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWT
+  /\beyJ[A-Za-z0-9_-]{8,}\.\S{4,}/g, // JWT (header, then whatever OCR made of the rest)
   /\bnpm_[A-Za-z0-9]{36}\b/g,
   /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g, // SendGrid
   // The value of an assignment whose name says it is a secret: `api_key = "…"`, `password: …`
@@ -74,12 +74,16 @@ function entropy(s: string): number {
 function creditCards(text: string): { start: number; end: number }[] {
   const found: { start: number; end: number }[] = [];
   for (const run of text.matchAll(/\d(?:[ -]{0,2}\d){12,}/g)) {
-    // Try every digit-aligned window, longest first, so a run with extra digits around still matches.
+    // Try windows that start and end at group boundaries, longest first, so a run with an extra
+    // group around still matches but a window cut inside a group (a random Luhn hit) does not.
     const positions = [...run[0].matchAll(/\d/g)].map((d) => run.index + d.index);
+    const startsGroup = (k: number) => k === 0 || positions[k - 1]! + 1 !== positions[k];
+    const endsGroup = (k: number) => k === positions.length - 1 || positions[k]! + 1 !== positions[k + 1];
     let i = 0;
     while (i < positions.length) {
       let matched = false;
-      for (let len = Math.min(19, positions.length - i); len >= 13; len--) {
+      for (let len = Math.min(19, positions.length - i); len >= 13 && startsGroup(i); len--) {
+        if (!endsGroup(i + len - 1)) continue;
         const digits = positions.slice(i, i + len).map((p) => text[p]).join("");
         if (luhn(digits) && /^[2-6]/.test(digits)) {
           found.push({ start: positions[i]!, end: positions[i + len - 1]! + 1 });
