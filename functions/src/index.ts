@@ -1,6 +1,7 @@
 // Firebase entry point: one HTTPS function per domain, MCP at each function's root.
 // Each function imports only its own domain, lazily, so a cold start never pays for the others.
 import { onRequest, type HttpsOptions } from "firebase-functions/v2/https";
+import { onSchedule } from "firebase-functions/v2/scheduler";
 import { serveDomain } from "./http/endpoint.js";
 
 const common: HttpsOptions = {
@@ -24,3 +25,15 @@ export const mermaid = onRequest(
   { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 60 },
   serveDomain("mermaid", () => import("./domains/mermaid/index.js")),
 );
+
+export const fotos = onRequest(
+  // A capture waits for the desktop agent (30 s + delay, at most 4 min); sharp downscales for the model.
+  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 300 },
+  serveDomain("fotos", () => import("./domains/fotos/index.js")),
+);
+
+/** Deletes expired screenshots (FOTOS_RETENTION_DAYS, default 7) with their images, every hour. */
+export const fotosCleanup = onSchedule({ region: "us-central1", schedule: "every 60 minutes", timeoutSeconds: 540 }, async () => {
+  const { cleanupExpired } = await import("./domains/fotos/cleanup.js");
+  await cleanupExpired();
+});

@@ -127,6 +127,8 @@ export interface HttpReply {
 export interface DomainDefinition {
   /** Function name and MCP server name suffix, e.g. "mermaid". */
   name: string;
+  /** The server name announced to clients when a seed fixes it (default `<name>-mcp`). */
+  serverName?: string;
   title: string;
   description: string;
   /** Told to the agent at connection: how to use this domain's tools well. */

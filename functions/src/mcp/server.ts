@@ -33,7 +33,7 @@ export interface RequestScope {
 
 export function buildServer(domain: DomainDefinition, scope: RequestScope): McpServer {
   const server = new McpServer(
-    { name: `${domain.name}-mcp`, title: domain.title, version: PACKAGE_VERSION, description: domain.description },
+    { name: domain.serverName ?? `${domain.name}-mcp`, title: domain.title, version: PACKAGE_VERSION, description: domain.description },
     {
       instructions: domain.instructions,
       capabilities: {

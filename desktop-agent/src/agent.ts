@@ -1,0 +1,268 @@
+// `fotos-agent run`: registers this computer with the fotos function, keeps a heartbeat, listens
+// to the capture requests addressed to it (Firestore listener, client SDK, signed in with the
+// device's own token: the rules let it read only its own requests), and answers each one once:
+// claim (a transaction on the server: a request seen twice is captured once), wait delay_ms,
+// capture, upload, or report why not. It captures nothing it was not asked for.
+import { randomUUID } from "node:crypto";
+import { watchFile, unwatchFile } from "node:fs";
+import { hostname } from "node:os";
+import { initializeApp, deleteApp, type FirebaseApp } from "firebase/app";
+import { connectAuthEmulator, getAuth, signInWithCustomToken } from "firebase/auth";
+import { collection, connectFirestoreEmulator, initializeFirestore, onSnapshot, orderBy, query, terminate, where, type Firestore, type QueryDocumentSnapshot } from "firebase/firestore";
+import { backoff, FotosApi, RefusedError, RevokedError, sleep } from "./api.js";
+import { loadState, saveState, statePath, type Credentials } from "./config.js";
+import { captureFullscreen, captureMonitor, captureWindow, CaptureError, hasDisplay, listMonitors, NO_DISPLAY, type Monitor } from "./screens.js";
+import { AGENT_VERSION } from "./version.js";
+
+export interface AgentOptions {
+  creds: Credentials;
+  heartbeatMs?: number;
+  log?: (line: string) => void;
+  /** Status changes, for the tray. */
+  onStatus?: (status: AgentStatus) => void;
+}
+
+export interface AgentStatus {
+  connected: boolean;
+  paused: boolean;
+  display: boolean;
+  lastCapture?: string;
+  detail: string;
+}
+
+interface Claimed {
+  requestId: string;
+  mode: "fullscreen" | "monitor" | "window";
+  monitorIndex?: number;
+  windowTitle?: string;
+  delayMs: number;
+  expiresAt: string;
+}
+
+export class Agent {
+  readonly sessionId = randomUUID();
+  private readonly api: FotosApi;
+  private readonly heartbeatMs: number;
+  private readonly log: (line: string) => void;
+  private display = false;
+  private monitors: Monitor[] = [];
+  private paused = loadState().paused;
+  private stopped = false;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private firebase: FirebaseApp | undefined;
+  private db: Firestore | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** Requests this run has taken on (or refused to), so a re-delivered snapshot is not claimed twice. */
+  private readonly seen = new Set<string>();
+  private status: AgentStatus = { connected: false, paused: this.paused, display: false, detail: "starting" };
+
+  constructor(private readonly opts: AgentOptions) {
+    this.api = new FotosApi(opts.creds);
+    this.heartbeatMs = opts.heartbeatMs ?? 10_000;
+    this.log = opts.log ?? ((line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`));
+  }
+
+  get name(): string {
+    return this.opts.creds.deviceName;
+  }
+
+  private setStatus(patch: Partial<AgentStatus>): void {
+    this.status = { ...this.status, ...patch, paused: this.paused, display: this.display };
+    this.opts.onStatus?.(this.status);
+  }
+
+  private report() {
+    return {
+      sessionId: this.sessionId,
+      version: AGENT_VERSION,
+      platform: `${process.platform}-${process.arch}`,
+      display: this.display,
+      monitors: this.monitors.map(({ screen: _screen, ...m }) => m),
+      paused: this.paused,
+      heartbeatMs: this.heartbeatMs,
+    };
+  }
+
+  async start(): Promise<void> {
+    this.display = await hasDisplay();
+    this.monitors = this.display ? await listMonitors().catch(() => []) : [];
+    this.log(
+      this.display
+        ? `display found: ${this.monitors.map((m) => `${m.index}: ${m.width}×${m.height} at ${m.x},${m.y}`).join("; ") || "monitors unknown"}`
+        : "no display: capture requests will be answered with the no-display error",
+    );
+    // Register until it works: the server may be restarting.
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        await this.api.call("/agent/register", this.report());
+        break;
+      } catch (err) {
+        if (err instanceof RevokedError) throw err;
+        const wait = backoff(attempt);
+        this.setStatus({ connected: false, detail: `cannot reach the server (${(err as Error).message})` });
+        this.log(`register failed (${(err as Error).message}); retrying in ${Math.round(wait)} ms`);
+        await sleep(wait);
+      }
+    }
+    this.log(`online as "${this.name}" (device ${this.opts.creds.deviceId}), session ${this.sessionId}`);
+    this.setStatus({ connected: true, detail: this.paused ? "captures paused" : "waiting for capture requests" });
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
+    watchFile(statePath(), { interval: 1000 }, () => this.setPaused(loadState().paused, false));
+    await this.listen();
+  }
+
+  private async heartbeat(): Promise<void> {
+    try {
+      await this.api.call("/agent/heartbeat", this.report());
+      if (!this.status.connected) this.setStatus({ connected: true, detail: "reconnected" });
+    } catch (err) {
+      if (err instanceof RevokedError) return void this.fatal(err);
+      this.setStatus({ connected: false, detail: `heartbeat failed: ${(err as Error).message}` });
+    }
+  }
+
+  /** Pause or resume captures (tray menu, `fotos-agent pause|resume`, or this API). */
+  setPaused(paused: boolean, persist = true): void {
+    if (paused === this.paused) return;
+    this.paused = paused;
+    if (persist) saveState({ paused });
+    this.log(paused ? "captures paused" : "captures resumed");
+    this.setStatus({ detail: paused ? "captures paused" : "waiting for capture requests" });
+    void this.heartbeat();
+  }
+
+  // The Firestore listener, signed in as this device. It is rebuilt (fresh sign-in, backoff) when
+  // it fails: an expired sign-in, a restarted emulator, a revoked-then-repaired device.
+  private async listen(): Promise<void> {
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        await this.subscribe();
+        return;
+      } catch (err) {
+        if (err instanceof RevokedError) throw err;
+        const wait = backoff(attempt);
+        this.log(`listener could not start (${(err as Error).message}); retrying in ${Math.round(wait)} ms`);
+        await sleep(wait);
+      }
+    }
+  }
+
+  private async subscribe(): Promise<void> {
+    await this.closeFirestore();
+    const fb = this.opts.creds.firebase;
+    if (!fb) throw new Error("the pairing carried no Firebase settings: pair again");
+    const app = initializeApp({ projectId: fb.projectId, apiKey: fb.apiKey }, `fotos-agent-${randomUUID()}`);
+    this.firebase = app;
+    const auth = getAuth(app);
+    if (fb.authEmulatorHost) connectAuthEmulator(auth, `http://${fb.authEmulatorHost}`, { disableWarnings: true });
+    await signInWithCustomToken(auth, await this.api.firebaseCustomToken());
+    const db = initializeFirestore(app, {});
+    if (fb.firestoreEmulatorHost) {
+      const [host, port] = fb.firestoreEmulatorHost.split(":");
+      connectFirestoreEmulator(db, host!, Number(port));
+    }
+    this.db = db;
+    const { deviceId } = this.opts.creds;
+    const owner = await this.ownerUid(auth);
+    const q = query(
+      collection(db, "fotosCaptureRequests"),
+      where("device", "==", deviceId),
+      where("owner", "==", owner),
+      where("status", "==", "pending"),
+      orderBy("createdAt"),
+    );
+    this.unsubscribe = onSnapshot(
+      q,
+      { includeMetadataChanges: false },
+      (snap) => {
+        // A listener the rules deny fires once from the local cache first: only server data counts.
+        if (snap.metadata.fromCache) return;
+        for (const doc of snap.docs) this.consider(doc);
+      },
+      (err) => {
+        this.log(`listener stopped (${err.code ?? err.message}); reconnecting`);
+        this.setStatus({ connected: false, detail: "reconnecting" });
+        if (!this.stopped) void sleep(backoff(0)).then(() => this.listen());
+      },
+    );
+  }
+
+  private async ownerUid(auth: ReturnType<typeof getAuth>): Promise<string> {
+    const result = await auth.currentUser!.getIdTokenResult();
+    const owner = result.claims.owner;
+    if (typeof owner !== "string") throw new Error("the device token has no owner claim");
+    return owner;
+  }
+
+  private consider(doc: QueryDocumentSnapshot): void {
+    if (this.seen.has(doc.id)) return;
+    this.seen.add(doc.id);
+    const expiresAt = doc.get("expiresAt")?.toMillis?.() ?? 0;
+    if (expiresAt && expiresAt <= Date.now()) return; // asked long ago, while this agent was away: not captured
+    void this.handle(doc.id);
+  }
+
+  private async handle(requestId: string): Promise<void> {
+    let claimed: Claimed;
+    try {
+      claimed = await this.api.callRetrying<Claimed>("/agent/claim", { requestId, sessionId: this.sessionId }, { until: Date.now() + 30_000, log: this.log });
+    } catch (err) {
+      if (!(err instanceof RefusedError)) this.log(`could not claim ${requestId}: ${(err as Error).message}`);
+      return; // claimed elsewhere, expired or cancelled: nothing to do
+    }
+    const until = Date.parse(claimed.expiresAt) + 30_000;
+    const started = Date.now();
+    this.log(`capture ${requestId}: ${claimed.mode}${claimed.windowTitle ? ` "${claimed.windowTitle}"` : ""}${claimed.monitorIndex !== undefined ? ` #${claimed.monitorIndex}` : ""}${claimed.delayMs ? ` after ${claimed.delayMs} ms` : ""}`);
+    let png: Buffer;
+    try {
+      if (this.paused) throw new CaptureError(`Captures are paused on "${this.name}": resume them in the Fotos agent (tray menu, or \`fotos-agent resume\`) and try again`);
+      if (!this.display) throw new CaptureError(NO_DISPLAY);
+      if (claimed.delayMs > 0) await sleep(claimed.delayMs);
+      png =
+        claimed.mode === "window"
+          ? await captureWindow(claimed.windowTitle ?? "")
+          : claimed.mode === "monitor"
+            ? await captureMonitor(claimed.monitorIndex ?? 0)
+            : await captureFullscreen();
+    } catch (err) {
+      const message = err instanceof CaptureError ? err.message : `The capture failed on "${this.name}": ${(err as Error).message}`;
+      this.log(`capture ${requestId} failed: ${message}`);
+      await this.api.callRetrying("/agent/fail", { requestId, error: message }, { until, log: this.log }).catch((e) => this.log(`could not report the failure: ${(e as Error).message}`));
+      return;
+    }
+    const captureMs = Date.now() - started - claimed.delayMs;
+    try {
+      const res = await this.api.callRetrying<{ screenshotId: string }>("/agent/upload", undefined, { binary: png, query: { request: requestId }, until, log: this.log });
+      this.log(`capture ${requestId} uploaded as ${res.screenshotId} (${png.length} bytes, captured in ${captureMs} ms)`);
+      this.setStatus({ lastCapture: new Date().toISOString() });
+    } catch (err) {
+      this.log(`upload of ${requestId} failed: ${(err as Error).message}`);
+    }
+  }
+
+  private fatal(err: Error): void {
+    this.log(err.message);
+    void this.stop().then(() => process.exit(2));
+  }
+
+  private async closeFirestore(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    if (this.db) await terminate(this.db).catch(() => undefined);
+    if (this.firebase) await deleteApp(this.firebase).catch(() => undefined);
+    this.db = undefined;
+    this.firebase = undefined;
+  }
+
+  /** Goes offline cleanly: the server is told at once, so take_screenshot fails fast. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.heartbeatTimer);
+    unwatchFile(statePath());
+    await Promise.race([this.api.call("/agent/offline", { sessionId: this.sessionId }).catch(() => undefined), sleep(3000)]);
+    await this.closeFirestore();
+  }
+}
+
+export const defaultDeviceName = () => `Fotos agent on ${hostname()}`;

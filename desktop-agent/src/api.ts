@@ -1,0 +1,120 @@
+// The agent's calls to the fotos function: short-lived access tokens from the device credential
+// (refreshed before they expire, and once more on a 401), retries with backoff on network
+// failures and 5xx, so a dropped connection or a restarting emulator delays an answer but never
+// loses it.
+import type { Credentials } from "./config.js";
+
+export class RevokedError extends Error {
+  override readonly name = "RevokedError";
+}
+
+/** A refusal the server meant (4xx other than 401/408/429): retrying would not help. */
+export class RefusedError extends Error {
+  override readonly name = "RefusedError";
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Token {
+  accessToken: string;
+  expiresAt: number;
+  firebaseCustomToken?: string;
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** 0.5 s, 1 s, 2 s … up to `max`, with jitter. */
+export const backoff = (attempt: number, max = 15_000) => Math.min(max, 500 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
+
+export class FotosApi {
+  private token: Token | undefined;
+  private refreshing: Promise<Token> | undefined;
+
+  constructor(readonly creds: Credentials) {}
+
+  /** A fresh access token (and Firebase custom token), from the device credential. */
+  async refresh(): Promise<Token> {
+    this.refreshing ??= (async () => {
+      try {
+        const res = await fetch(this.creds.tokenEndpoint, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+          body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: this.creds.credential, client_id: this.creds.clientId }).toString(),
+        });
+        const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+        if (body.error === "invalid_grant") throw new RevokedError("This computer's pairing was revoked or is unknown: run `fotos-agent pair` again");
+        if (!res.ok || typeof body.access_token !== "string") throw new Error(`token endpoint answered ${res.status} ${String(body.error ?? "")}`);
+        this.token = {
+          accessToken: body.access_token,
+          expiresAt: Date.now() + Number(body.expires_in ?? 900) * 1000,
+          ...(typeof body.firebase_custom_token === "string" ? { firebaseCustomToken: body.firebase_custom_token } : {}),
+        };
+        return this.token;
+      } finally {
+        this.refreshing = undefined;
+      }
+    })();
+    return this.refreshing;
+  }
+
+  private async accessToken(): Promise<string> {
+    if (!this.token || this.token.expiresAt - Date.now() < 60_000) await this.refresh();
+    return this.token!.accessToken;
+  }
+
+  /** A custom token to sign in to Firestore with (fresh: it is valid for one hour). */
+  async firebaseCustomToken(): Promise<string> {
+    const token = await this.refresh();
+    if (!token.firebaseCustomToken) throw new Error("The server sent no Firebase token for this agent");
+    return token.firebaseCustomToken;
+  }
+
+  /** One call; throws RefusedError for meant refusals, Error for anything worth retrying. */
+  async call<T = Record<string, unknown>>(path: string, body: unknown, opts: { binary?: Buffer; query?: Record<string, string> } = {}): Promise<T> {
+    for (let authAttempt = 0; ; authAttempt++) {
+      const url = new URL(this.creds.server.replace(/\/+$/, "") + path);
+      for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
+      const res = await fetch(url, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${await this.accessToken()}`,
+          "content-type": opts.binary ? "image/png" : "application/json",
+          accept: "application/json",
+        },
+        body: opts.binary ? new Uint8Array(opts.binary) : JSON.stringify(body ?? {}),
+        signal: AbortSignal.timeout(60_000),
+      });
+      const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+      if (res.ok) return json as T;
+      if (res.status === 401 && authAttempt === 0) {
+        this.token = undefined;
+        continue;
+      }
+      const message = String(json.error ?? `HTTP ${res.status}`);
+      if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) throw new RefusedError(res.status, message);
+      throw new Error(message);
+    }
+  }
+
+  /** call() retried with backoff until it succeeds, is refused, or `until` (epoch ms) passes. */
+  async callRetrying<T = Record<string, unknown>>(
+    path: string,
+    body: unknown,
+    opts: { binary?: Buffer; query?: Record<string, string>; until?: number; log?: (m: string) => void } = {},
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.call<T>(path, body, opts);
+      } catch (err) {
+        if (err instanceof RefusedError || err instanceof RevokedError) throw err;
+        const wait = backoff(attempt);
+        if (opts.until !== undefined && Date.now() + wait > opts.until) throw err;
+        opts.log?.(`${path} failed (${(err as Error).message}); retrying in ${Math.round(wait)} ms`);
+        await sleep(wait);
+      }
+    }
+  }
+}

@@ -1,0 +1,121 @@
+// fotos-agent pair --server <fotos URL> [--name <name>] [--autostart]
+//             run                 captures on request until stopped (Ctrl-C, tray "Quit")
+//             status              pairing, pause state, autostart, and whether the server accepts the credential
+//             pause | resume      refuse / accept capture requests (also from the tray)
+//             autostart enable|disable
+import { Agent } from "./agent.js";
+import { FotosApi, RevokedError } from "./api.js";
+import { autostartEnabled, autostartPath, disableAutostart, enableAutostart } from "./autostart.js";
+import { credentialsPath, loadCredentials, loadState, saveState } from "./config.js";
+import { pair } from "./pairing.js";
+import { startTray } from "./tray.js";
+import { AGENT_VERSION } from "./version.js";
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  if (i >= 0) return args[i + 1];
+  const eq = args.find((a) => a.startsWith(`--${name}=`));
+  return eq?.slice(name.length + 3);
+}
+
+const USAGE = `fotos-agent ${AGENT_VERSION}
+  fotos-agent pair --server <fotos URL> [--name <name>] [--autostart]
+  fotos-agent run
+  fotos-agent status
+  fotos-agent pause | resume
+  fotos-agent autostart enable | disable
+Credential file: ${credentialsPath()} (FOTOS_AGENT_HOME moves it)
+`;
+
+function needCreds() {
+  const creds = loadCredentials();
+  if (!creds) {
+    process.stderr.write("This computer is not paired yet: run `fotos-agent pair --server <fotos URL>` first.\n");
+    process.exit(1);
+  }
+  return creds;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  switch (command) {
+    case "pair": {
+      const server = flag(args, "server") ?? process.env.FOTOS_SERVER;
+      if (!server) throw new Error("--server <fotos URL> is required, e.g. https://us-central1-<project>.cloudfunctions.net/fotos");
+      const name = flag(args, "name");
+      const creds = await pair({ server, ...(name ? { name } : {}) });
+      process.stdout.write(`Paired as "${creds.deviceName}" (device ${creds.deviceId}). Credential saved to ${credentialsPath()}.\n`);
+      if (args.includes("--autostart")) process.stdout.write(`Autostart entry written: ${enableAutostart()}\n`);
+      process.stdout.write("Start capturing with: fotos-agent run\n");
+      return;
+    }
+    case "run": {
+      const creds = needCreds();
+      const heartbeatMs = Number(process.env.FOTOS_AGENT_HEARTBEAT_MS ?? 10_000);
+      let tray: Awaited<ReturnType<typeof startTray>>;
+      const agent = new Agent({ creds, heartbeatMs, onStatus: (s) => tray?.update(s) });
+      let stopping = false;
+      const shutdown = async (code = 0) => {
+        if (stopping) return;
+        stopping = true;
+        await agent.stop();
+        await tray?.close();
+        process.exit(code);
+      };
+      process.on("SIGINT", () => void shutdown());
+      process.on("SIGTERM", () => void shutdown());
+      tray = await startTray({ togglePause: () => agent.setPaused(!loadState().paused), quit: () => void shutdown() }, (l) => process.stdout.write(`${l}\n`));
+      if (!tray) process.stdout.write("console mode (no tray): Ctrl-C stops the agent; `fotos-agent pause` pauses it\n");
+      await agent.start();
+      return;
+    }
+    case "status": {
+      const creds = loadCredentials();
+      if (!creds) {
+        process.stdout.write(`not paired (no ${credentialsPath()})\n`);
+        process.exitCode = 1;
+        return;
+      }
+      let server = "credential accepted";
+      try {
+        await new FotosApi(creds).refresh();
+      } catch (err) {
+        server = err instanceof RevokedError ? "credential REVOKED: pair again" : `server unreachable (${(err as Error).message})`;
+        process.exitCode = 1;
+      }
+      process.stdout.write(
+        [
+          `paired: "${creds.deviceName}" (device ${creds.deviceId}) with ${creds.server} since ${creds.pairedAt}`,
+          `server: ${server}`,
+          `captures: ${loadState().paused ? "paused" : "active"}`,
+          `autostart: ${autostartEnabled() ? autostartPath() : "off"}`,
+          `credential file: ${credentialsPath()}`,
+          "",
+        ].join("\n"),
+      );
+      return;
+    }
+    case "pause":
+    case "resume":
+      saveState({ paused: command === "pause" });
+      process.stdout.write(`captures ${command === "pause" ? "paused" : "resumed"} (a running agent picks this up within a second)\n`);
+      return;
+    case "autostart":
+      if (args[0] === "enable") process.stdout.write(`autostart entry written: ${enableAutostart()}\n`);
+      else if (args[0] === "disable") process.stdout.write(`autostart entry removed: ${disableAutostart()}\n`);
+      else throw new Error("use: fotos-agent autostart enable|disable");
+      return;
+    case "--version":
+    case "version":
+      process.stdout.write(`${AGENT_VERSION}\n`);
+      return;
+    default:
+      process.stdout.write(USAGE);
+      if (command && command !== "help" && command !== "--help") process.exitCode = 1;
+  }
+}
+
+main(process.argv.slice(2)).catch((err: Error) => {
+  process.stderr.write(`fotos-agent: ${err.message}\n`);
+  process.exit(err instanceof RevokedError ? 2 : 1);
+});

@@ -1,0 +1,181 @@
+// The desktop agent's routes beside MCP on the fotos function; only a paired desktop agent's device
+// token gets in, and each route touches only that device's own requests.
+//   POST /agent/register   {sessionId, version, platform, display, monitors, paused, heartbeatMs}  (at start)
+//   POST /agent/heartbeat  same body, every heartbeatMs
+//   POST /agent/offline    {sessionId}                         (clean shutdown)
+//   POST /agent/claim      {requestId, sessionId} → the capture parameters, once per request
+//   POST /agent/upload?request=<id>   raw PNG body (≤ 25 MB) → {screenshotId}
+//   POST /agent/fail       {requestId, error}                  the error text the tool returns
+import { Timestamp } from "firebase-admin/firestore";
+import { z } from "zod";
+import { device, type HttpRequest, type HttpRoute, type RequestContext } from "../../../mcp/define.js";
+import { conflict, forbidden, invalidInput, ToolError, unauthenticated } from "../../../mcp/errors.js";
+import { inputError } from "../../../mcp/validation.js";
+import { firestore } from "../../../platform/firebase.js";
+import { MAX_PNG_BYTES, pngSize, saveScreenshot } from "../store.js";
+import { failIfOpen, markActive, recordHeartbeat, recordOffline, requests, toRequest, type AgentReport } from "./registry.js";
+
+const AGENT = device("desktop-agent");
+
+const monitor = z.object({
+  index: z.number().int().min(0).max(63),
+  width: z.number().int().min(1).max(100_000),
+  height: z.number().int().min(1).max(100_000),
+  x: z.number().int().min(-100_000).max(100_000),
+  y: z.number().int().min(-100_000).max(100_000),
+  primary: z.boolean().optional(),
+  name: z.string().max(100).optional(),
+});
+const sessionId = z.string().regex(/^[A-Za-z0-9-]{8,64}$/);
+const report = z.object({
+  sessionId,
+  version: z.string().max(40),
+  platform: z.string().max(40),
+  display: z.boolean(),
+  monitors: z.array(monitor).max(16),
+  paused: z.boolean().default(false),
+  heartbeatMs: z.number().int().min(250).max(300_000).default(10_000),
+});
+const requestId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/);
+
+function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const result = schema.safeParse(body ?? {});
+  if (!result.success) throw inputError(result.error);
+  return result.data;
+}
+
+function agentOf(ctx: RequestContext): { id: string; name: string; owner: string } {
+  const caller = ctx.caller;
+  if (!caller?.device || caller.device.kind !== "desktop-agent") throw unauthenticated("A paired Fotos agent's device token is required");
+  return { id: caller.device.id, name: caller.device.name, owner: caller.uid };
+}
+
+/** The agent's capture request, or 404/403 when it is unknown or addressed to another device. */
+async function ownRequest(agent: { id: string; owner: string }, id: string) {
+  const snap = await requests().doc(id).get();
+  if (!snap.exists) throw new ToolError("not_found", "No such capture request");
+  const r = toRequest(snap);
+  if (r.device !== agent.id || r.owner !== agent.owner) throw forbidden("This capture request is addressed to another device");
+  return r;
+}
+
+const ok = (body: unknown = { ok: true }) => ({ status: 200, body });
+
+export const agentRoutes: HttpRoute[] = [
+  {
+    method: "POST",
+    path: "/agent/register",
+    access: AGENT,
+    async handle(req: HttpRequest, ctx) {
+      const agent = agentOf(ctx);
+      const r = parse(report, req.body) as AgentReport;
+      await recordHeartbeat(agent, agent.owner, r, true);
+      // Requests an earlier run of this agent claimed can never be answered now: end them so the
+      // waiting tool says so at once (pending ones are still picked up by this run).
+      const stale = await requests().where("device", "==", agent.id).where("status", "==", "claimed").get();
+      await Promise.all(
+        stale.docs
+          .filter((d) => d.get("claimedBy") !== r.sessionId)
+          .map((d) => failIfOpen(d.id, `The Fotos agent on "${agent.name}" restarted during the capture, so no screenshot was taken. Try again`)),
+      );
+      return ok({ ok: true, deviceId: agent.id, owner: agent.owner, name: agent.name });
+    },
+  },
+  {
+    method: "POST",
+    path: "/agent/heartbeat",
+    access: AGENT,
+    async handle(req, ctx) {
+      const agent = agentOf(ctx);
+      await recordHeartbeat(agent, agent.owner, parse(report, req.body) as AgentReport, false);
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    path: "/agent/offline",
+    access: AGENT,
+    async handle(req, ctx) {
+      const agent = agentOf(ctx);
+      const { sessionId: session } = parse(z.object({ sessionId }), req.body);
+      await recordOffline(agent.id, agent.owner, session);
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    path: "/agent/claim",
+    access: AGENT,
+    async handle(req, ctx) {
+      const agent = agentOf(ctx);
+      const body = parse(z.object({ requestId, sessionId }), req.body);
+      // One claim per request, in a transaction: a request seen twice (reconnect, restart, two
+      // listeners) is captured once.
+      const claimed = await firestore().runTransaction(async (tx) => {
+        const ref = requests().doc(body.requestId);
+        const snap = await tx.get(ref);
+        if (!snap.exists) throw new ToolError("not_found", "No such capture request");
+        const r = toRequest(snap);
+        if (r.device !== agent.id || r.owner !== agent.owner) throw forbidden("This capture request is addressed to another device");
+        if (r.status !== "pending") throw conflict(`This capture request is already ${r.status}`);
+        if (r.expiresAt.getTime() <= Date.now()) throw conflict("This capture request has expired");
+        tx.update(ref, { status: "claimed", claimedBy: body.sessionId, claimedAt: Timestamp.now() });
+        return r;
+      });
+      return ok({
+        requestId: claimed.id,
+        mode: claimed.mode,
+        monitorIndex: claimed.monitorIndex,
+        windowTitle: claimed.windowTitle,
+        delayMs: claimed.delayMs,
+        expiresAt: claimed.expiresAt.toISOString(),
+      });
+    },
+  },
+  {
+    method: "POST",
+    path: "/agent/upload",
+    access: AGENT,
+    body: { type: "binary", maxBytes: MAX_PNG_BYTES },
+    async handle(req, ctx) {
+      const agent = agentOf(ctx);
+      const id = parse(requestId, req.query.request);
+      const png = req.rawBody;
+      if (!png?.length) throw invalidInput("The body must be the PNG image (Content-Type: image/png)");
+      pngSize(png); // signature and IHDR, before anything is stored
+      const r = await ownRequest(agent, id);
+      // A retry after a lost response: answer with what was stored the first time.
+      if (r.status === "done" && r.screenshotId) return ok({ screenshotId: r.screenshotId, duplicate: true });
+      if (r.status !== "claimed" && r.status !== "pending") throw conflict(`This capture request is ${r.status}: nothing was stored`);
+      const meta = await saveScreenshot(agent.owner, png, {
+        mode: r.mode,
+        ...(r.monitorIndex !== undefined ? { monitorIndex: r.monitorIndex } : {}),
+        ...(r.windowTitle !== undefined ? { windowTitle: r.windowTitle } : {}),
+      });
+      // The tool may have given up meanwhile: then the request stays failed and the stored
+      // screenshot is still the user's (listed, and deleted with the others when it expires).
+      const done = await firestore().runTransaction(async (tx) => {
+        const ref = requests().doc(id);
+        const snap = await tx.get(ref);
+        const now = toRequest(snap);
+        if (now.status !== "claimed" && now.status !== "pending") return false;
+        tx.update(ref, { status: "done", screenshotId: meta.id, finishedAt: Timestamp.now() });
+        return true;
+      });
+      await markActive(agent.id);
+      return ok({ screenshotId: meta.id, width: meta.width, height: meta.height, answered: done });
+    },
+  },
+  {
+    method: "POST",
+    path: "/agent/fail",
+    access: AGENT,
+    async handle(req, ctx) {
+      const agent = agentOf(ctx);
+      const body = parse(z.object({ requestId, error: z.string().trim().min(1).max(500) }), req.body);
+      await ownRequest(agent, body.requestId);
+      const r = await failIfOpen(body.requestId, body.error);
+      return ok({ ok: true, status: r?.status });
+    },
+  },
+];

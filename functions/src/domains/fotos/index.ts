@@ -1,0 +1,27 @@
+// Fotos: screenshots an agent can take on the user's own computer (through the paired desktop
+// agent), list and read; the vision half (OCR, annotation, analysis, PII redaction) builds on the
+// same store. See docs/fotos.md.
+import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
+import { agentRoutes } from "./agents/routes.js";
+import { recentScreenshots, screenshotResource } from "./resources/screenshots.js";
+import { currentSettings } from "./resources/settings.js";
+import { listScreenshots } from "./tools/list_screenshots.js";
+import { takeScreenshot } from "./tools/take_screenshot.js";
+
+export default defineDomain({
+  name: "fotos",
+  serverName: "fotos",
+  title: "Fotos",
+  description: "AI-powered screenshot capture, annotation, and analysis",
+  instructions: [
+    "Screenshots of the signed-in user's own computer, taken by the Fotos desktop agent they paired with their account.",
+    "take_screenshot {mode fullscreen|monitor|window, monitor_index, window_title, delay_ms} captures and returns the image (at most 1568 px a side) with its id;",
+    "the full-resolution PNG is at screenshots://{id}. list_screenshots {limit} and screenshots://recent list recent screenshots, newest first.",
+    "If the agent is not running, the error says how to start it; ask the user to start it rather than retrying in a loop.",
+    "settings://current holds the user's capture, annotation, AI and UI settings.",
+  ].join(" "),
+  access: SIGNED_IN,
+  tools: [takeScreenshot, listScreenshots],
+  resources: [recentScreenshots, screenshotResource, currentSettings],
+  routes: agentRoutes,
+});

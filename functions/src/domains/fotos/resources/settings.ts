@@ -1,0 +1,19 @@
+// settings://current: the user's Fotos settings (capture, annotation, ai, ui), or the defaults.
+import { staticResource } from "../../../mcp/define.js";
+import { unauthenticated } from "../../../mcp/errors.js";
+import { readSettings } from "../settings.js";
+
+export const currentSettings = staticResource(
+  {
+    name: "current-settings",
+    uri: "settings://current",
+    title: "Current settings",
+    description: "Your Fotos settings as JSON: capture preferences, annotation defaults, AI configuration (no keys) and UI preferences; defaults where you set nothing.",
+    mimeType: "application/json",
+  },
+  async (uri, ctx) => {
+    if (!ctx.caller) throw unauthenticated();
+    const settings = await readSettings(ctx.caller.uid);
+    return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(settings, null, 2) }] };
+  },
+);

@@ -1,0 +1,51 @@
+// The user's Fotos settings (capture, annotation, ai, ui: the seed's sections), stored per user at
+// users/{uid}/fotos/settings and read over the defaults below: a user with no settings, or with
+// only some, gets the defaults for the rest. Unknown keys are ignored, wrong types fall back.
+import { firestore } from "../../platform/firebase.js";
+
+export const DEFAULT_SETTINGS = {
+  capture: {
+    defaultMode: "fullscreen",
+    delayMs: 0,
+    format: "png",
+    retentionDays: 7,
+  },
+  annotation: {
+    color: "#FF0000",
+    strokeWidth: 2,
+    fontSize: 16,
+    blurRadius: 12,
+  },
+  ai: {
+    defaultProvider: "claude",
+    ocrLanguage: "eng",
+    models: { claude: "claude-sonnet-4-5", openai: "gpt-4o", gemini: "gemini-2.5-flash", ollama: "llava" },
+    ollamaUrl: "http://localhost:11434",
+  },
+  ui: {
+    theme: "system",
+    language: "en",
+    notifications: true,
+  },
+};
+
+export type Settings = typeof DEFAULT_SETTINGS;
+
+export const settingsDoc = (uid: string) => firestore().collection("users").doc(uid).collection("fotos").doc("settings");
+
+// Keeps the default's shape: a stored value replaces a default only when it has the same type.
+function overlay<T>(defaults: T, stored: unknown): T {
+  if (defaults === null || typeof defaults !== "object" || Array.isArray(defaults)) {
+    return typeof stored === typeof defaults ? (stored as T) : defaults;
+  }
+  const source = stored && typeof stored === "object" && !Array.isArray(stored) ? (stored as Record<string, unknown>) : {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(defaults as Record<string, unknown>)) out[key] = overlay(value, source[key]);
+  return out as T;
+}
+
+/** The caller's settings: stored values over the defaults. */
+export async function readSettings(uid: string): Promise<Settings> {
+  const snap = await settingsDoc(uid).get();
+  return overlay(DEFAULT_SETTINGS, snap.data());
+}

@@ -1,0 +1,41 @@
+// take_screenshot {mode, monitor_index, window_title, delay_ms}: the user's desktop agent captures,
+// the function stores the original and answers with a copy sized for the model.
+import { z } from "zod";
+import { tool } from "../../../mcp/define.js";
+import { captureScreenshot, MAX_DELAY_MS } from "../capture.js";
+import { modelImageContent } from "../image.js";
+import { screenshotMetaSchema, screenshotUri } from "../schema.js";
+import { CAPTURE_MODES } from "../store.js";
+
+export const takeScreenshot = tool(
+  {
+    name: "take_screenshot",
+    title: "Take screenshot",
+    description:
+      "Capture a screenshot of the desktop, a specific monitor, or a specific window on the user's computer (through the Fotos desktop agent). " +
+      "mode: fullscreen (all monitors composited, default), monitor (monitor_index, 0 = first), window (the first window whose title contains window_title, case-insensitive). " +
+      "delay_ms waits before capturing. Returns the image (downscaled to at most 1568 px for you) and its metadata; the full-resolution PNG stays at screenshots://{id}.",
+    inputSchema: z.object({
+      mode: z.enum(CAPTURE_MODES).default("fullscreen").describe("The capture mode (default fullscreen)"),
+      monitor_index: z.number().int().min(0).optional().describe("The monitor index (0-based), used when mode is monitor (default 0)"),
+      window_title: z.string().max(200).optional().describe("A substring to match against window titles (case-insensitive), used when mode is window"),
+      delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).default(0).describe("Delay in milliseconds before capture (default 0)"),
+    }),
+    outputSchema: screenshotMetaSchema.extend({
+      uri: z.string().describe("screenshots://{id}: the full-resolution PNG"),
+      agent: z.string().describe("The computer (paired Fotos agent) that took it"),
+      otherAgents: z.array(z.string()).describe("The user's other online agents, which were not used"),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  async (input, ctx) => {
+    const { meta, png, agent, otherAgents } = await captureScreenshot(ctx, input);
+    const image = await modelImageContent(png);
+    const what = meta.mode === "monitor" ? `monitor ${meta.monitorIndex}` : meta.mode === "window" ? `window matching "${meta.windowTitle}"` : "fullscreen";
+    const others = otherAgents.length ? ` Other online agents (not used): ${otherAgents.map((n) => `"${n}"`).join(", ")}; the most recently active one captures.` : "";
+    const text =
+      `Screenshot ${meta.id}: ${meta.width}×${meta.height} px, ${what}, taken ${meta.createdAt} on "${agent.name}". ` +
+      `Full resolution: ${screenshotUri(meta.id)}.${others}`;
+    return { data: { ...meta, uri: screenshotUri(meta.id), agent: agent.name, otherAgents }, text, content: [image] };
+  },
+);
