@@ -86,8 +86,8 @@ function arrowHead(points: { x: number; y: number }[], strokeWidth: number, colo
   let from = points[points.length - 2]!;
   for (let i = points.length - 2; i >= 0 && from.x === tip.x && from.y === tip.y; i--) from = points[i]!;
   const angle = Math.atan2(tip.y - from.y, tip.x - from.x);
-  const length = Math.max(10, strokeWidth * 4);
-  const spread = Math.PI / 7;
+  const length = Math.max(14, strokeWidth * 5);
+  const spread = Math.PI / 6;
   const left = { x: tip.x - length * Math.cos(angle - spread), y: tip.y - length * Math.sin(angle - spread) };
   const right = { x: tip.x - length * Math.cos(angle + spread), y: tip.y - length * Math.sin(angle + spread) };
   return `<polygon points="${n(tip.x)},${n(tip.y)} ${n(left.x)},${n(left.y)} ${n(right.x)},${n(right.y)}" fill="${color}"/>`;
