@@ -12,7 +12,7 @@ export class ClaudeVision implements VisionAdapter {
   constructor(env: NodeJS.ProcessEnv = process.env) {
     const apiKey = env.ANTHROPIC_API_KEY?.trim();
     if (!apiKey) throw missingKey("claude", "ANTHROPIC_API_KEY");
-    this.client = new Anthropic({ apiKey, maxRetries: 1, timeout: 120_000 });
+    this.client = new Anthropic({ apiKey, baseURL: env.ANTHROPIC_BASE_URL || undefined, maxRetries: 1, timeout: 120_000 });
     this.model = env.ANTHROPIC_VISION_MODEL || CLAUDE_DEFAULT_MODEL;
   }
 
@@ -39,6 +39,7 @@ export class ClaudeVision implements VisionAdapter {
       const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
       return { text, provider: "claude", model: message.model, usage: { input_tokens: message.usage.input_tokens, output_tokens: message.usage.output_tokens } };
     } catch (err) {
+      if (err instanceof Anthropic.APIConnectionError) throw providerError("claude", undefined, err.message);
       if (err instanceof Anthropic.APIError) throw providerError("claude", err.status ?? undefined, err.message);
       throw err;
     }

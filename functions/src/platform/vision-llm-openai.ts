@@ -12,7 +12,7 @@ export class OpenAiVision implements VisionAdapter {
   constructor(env: NodeJS.ProcessEnv = process.env) {
     const apiKey = env.OPENAI_API_KEY?.trim();
     if (!apiKey) throw missingKey("openai", "OPENAI_API_KEY");
-    this.client = new OpenAI({ apiKey, maxRetries: 1, timeout: 120_000 });
+    this.client = new OpenAI({ apiKey, baseURL: env.OPENAI_BASE_URL || undefined, maxRetries: 1, timeout: 120_000 });
     this.model = env.OPENAI_VISION_MODEL || OPENAI_DEFAULT_MODEL;
   }
 
