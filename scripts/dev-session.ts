@@ -45,7 +45,8 @@ for (const name of DOMAINS) {
   const url = `http://${functionsHost}/${project}/us-central1/${name}`;
   const res = await fetch(`${url}/healthz`).catch(() => undefined);
   if (!res?.ok) continue;
-  const health = (await res.json()) as { access?: string };
+  const health = (await res.json()) as { access?: string; mcp?: boolean };
+  if (health.mcp === false) continue;
   served.push({ name, url, signedIn: health.access === "signed-in" });
 }
 const token = await demoIdToken(DEMO_USERS.alice);

@@ -7,6 +7,9 @@ source "$ROOT/scripts/emulator/ports.sh"
 cd "$ROOT"
 say "building functions"
 npm run --silent build
+# Account state (disabled, claims) is re-checked every 2 s in tests instead of 60 s, so tests of
+# revocation wait seconds, not minutes.
+export ACCOUNT_CHECK_SECONDS="${ACCOUNT_CHECK_SECONDS:-2}"
 say "starting the emulator suite and running the tests"
 args=""
 [ $# -gt 0 ] && args="$(printf ' %q' "$@")"

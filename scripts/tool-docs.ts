@@ -2,6 +2,7 @@
 // annotations, resources, prompts, routes). scripts/gen-tool-docs.ts writes them into the README;
 // test/foundation/readme.test.ts checks the README still matches.
 import { z } from "zod";
+import { isOpen } from "../functions/src/auth/policy.js";
 import type { DomainDefinition } from "../functions/src/mcp/define.js";
 import { DOMAINS, DOMAINS_DIR } from "./domains.js";
 
@@ -23,8 +24,9 @@ export async function toolDocs(): Promise<string> {
   const out: string[] = [];
   for (const name of DOMAINS) {
     const domain = (await import(new URL(`${name}/index.ts`, DOMAINS_DIR).href)).default as DomainDefinition;
+    if (domain.mcp === false) continue;
     out.push(`### \`${name}\` — ${domain.title}`, "", domain.description, "");
-    out.push(`Access: ${domain.access === "public" ? "open (no sign-in)" : "signed-in users (Firebase ID token), each sees only their own data"}.`, "");
+    out.push(`Access: ${isOpen(domain.access) ? "open (no sign-in)" : "signed-in users (OAuth from Claude and other MCP clients, or a Firebase ID token), each sees only their own data"}.`, "");
     out.push("| tool | arguments | what it does |", "|---|---|---|");
     for (const t of domain.tools) {
       const flags = [t.annotations.readOnlyHint ? "read-only" : "writes", t.annotations.openWorldHint ? "open-world" : null].filter(Boolean).join(", ");
@@ -32,7 +34,7 @@ export async function toolDocs(): Promise<string> {
     }
     for (const r of domain.resources ?? []) out.push(`| resource | \`${r.kind === "static" ? r.uri : r.uriTemplate}\` | ${r.description.split("\n")[0]} |`);
     for (const p of domain.prompts ?? []) out.push(`| prompt \`${p.name}\` | ${args(p.argsSchema)} | ${p.description.split("\n")[0]} |`);
-    for (const r of domain.routes ?? []) out.push(`| HTTP | \`${r.method} ${r.path}\` | JSON API beside MCP |`);
+    for (const r of domain.routes ?? []) out.push(`| HTTP | \`${r.method} ${r.path}\` | ${r.description ?? "JSON API beside MCP"} |`);
     out.push("");
   }
   return out.join("\n");

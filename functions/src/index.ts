@@ -2,7 +2,13 @@
 // Each function imports only its own domain, lazily, so a cold start never pays for the others.
 import { onRequest, type HttpsOptions } from "firebase-functions/v2/https";
 import { onSchedule } from "firebase-functions/v2/scheduler";
+import { defineSecret } from "firebase-functions/params";
 import { serveDomain } from "./http/endpoint.js";
+
+// The private JWK that signs access tokens (see README, "Production"); only `oauth` can read it.
+const oauthSigningKey = defineSecret("OAUTH_SIGNING_KEY");
+// Vision LLM keys for analyze_screenshot (platform/vision-llm.ts); only `fotos` can read them.
+const visionLlmKeys = [defineSecret("ANTHROPIC_API_KEY"), defineSecret("OPENAI_API_KEY")];
 
 const common: HttpsOptions = {
   region: "us-central1",
@@ -28,7 +34,7 @@ export const mermaid = onRequest(
 
 export const fotos = onRequest(
   // A capture waits for the desktop agent (30 s + delay, at most 4 min); sharp downscales for the model.
-  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 300 },
+  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 300, secrets: visionLlmKeys },
   serveDomain("fotos", () => import("./domains/fotos/index.js")),
 );
 
@@ -37,3 +43,9 @@ export const fotosCleanup = onSchedule({ region: "us-central1", schedule: "every
   const { cleanupExpired } = await import("./domains/fotos/cleanup.js");
   await cleanupExpired();
 });
+
+// The OAuth 2.1 authorization server (sign-in, consent, device pairing); serves no MCP.
+export const oauth = onRequest(
+  { ...common, memory: "512MiB", timeoutSeconds: 30, secrets: [oauthSigningKey] },
+  serveDomain("oauth", () => import("./domains/oauth/index.js")),
+);

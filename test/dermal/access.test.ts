@@ -42,8 +42,9 @@ vi.mock("../../functions/src/domains/dermal/store.js", () => {
 const { readableSession, SESSION_DENIED } = await import("../../functions/src/domains/dermal/access.js");
 
 const ctx = (uid: string, clinician = false): RequestContext => ({
-  caller: { uid, claims: clinician ? { clinician: true } : {} },
+  caller: { uid, claims: clinician ? { clinician: true } : {}, credential: "id-token", scopes: ["*"] },
   requestId: "test",
+  query: {},
   log: { info() {}, warn() {}, error() {}, debug() {} } as unknown as RequestContext["log"],
   signal: new AbortController().signal,
   progress: async () => undefined,

@@ -99,8 +99,12 @@ describe("who is calling", () => {
   test("a protected domain without a token answers 401 with a WWW-Authenticate challenge", async () => {
     const res = await rawPost("dermal", listTools, MCP_HEADERS);
     expect(res.status).toBe(401);
-    expect(res.headers.get("www-authenticate")).toBe('Bearer realm="dermal"');
-    expect((await jsonRpc(res)).error?.message).toBe("Error: Sign-in required: send Authorization: Bearer <Firebase ID token> (401)");
+    // The challenge points OAuth clients (Claude's connectors) at this function's RFC 9728 metadata.
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
+    expect(res.headers.get("www-authenticate")).toContain(`resource_metadata="${functionUrl("dermal")}/.well-known/oauth-protected-resource"`);
+    expect((await jsonRpc(res)).error?.message).toBe(
+      "Error: Sign-in required: connect with OAuth (this server advertises its authorization server) or send Authorization: Bearer <Firebase ID token> (401)",
+    );
   });
 
   test("an invalid token is refused with invalid_token, without internals", async () => {

@@ -5,9 +5,14 @@ import { randomUUID } from "node:crypto";
 import type { Request, Response } from "express";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { verifyBearer, type Caller } from "../auth/caller.js";
-import type { DomainDefinition, RequestContext } from "../mcp/define.js";
-import { asToolError, INTERNAL_ERROR_TEXT, ToolError } from "../mcp/errors.js";
+import { bearerAuthChallengeResponse, verifyBearerToken } from "@modelcontextprotocol/server";
+import type { Caller } from "../auth/caller.js";
+import { protectedResourceMetadata } from "../auth/metadata.js";
+import { isOpen, type AccessPolicy } from "../auth/policy.js";
+import { functionUrl, issuerUrl } from "../auth/urls.js";
+import { CallerVerifier } from "../auth/verify.js";
+import type { DomainDefinition, HttpReply, RequestContext } from "../mcp/define.js";
+import { asToolError, INTERNAL_ERROR_TEXT } from "../mcp/errors.js";
 import { log as rootLog } from "../mcp/log.js";
 import { buildServer, PACKAGE_VERSION } from "../mcp/server.js";
 import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
@@ -62,8 +67,8 @@ async function prepare(load: Loader): Promise<Loaded> {
   const handler = createMcpHandler(
     ({ authInfo }) => {
       // handle() always passes these; a server is never built without them.
-      const { caller, requestId } = authInfo!.extra as { caller?: Caller; requestId: string };
-      return buildServer(domain, { caller, requestId, log: rootLog.child({ domain: domain.name, requestId }) });
+      const { caller, requestId, query } = authInfo!.extra as { caller?: Caller; requestId: string; query: Record<string, string> };
+      return buildServer(domain, { caller, requestId, query, log: rootLog.child({ domain: domain.name, requestId }) });
     },
     {
       legacy: "stateless",
@@ -76,64 +81,69 @@ async function prepare(load: Loader): Promise<Loaded> {
 
 async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loaded, requestId: string, log: typeof rootLog): Promise<void> {
   const path = req.path.replace(/\/+$/, "") || "/";
-  const cors = corsHeaders(req);
+  const routes = domain.routes?.filter((r) => r.path === path) ?? [];
+  const route = routes.find((r) => r.method === req.method) ?? routes[0];
+  const policy = route?.access ?? domain.access;
+  const self = functionUrl(domain.name, req.headers);
 
-  if (!hostAllowed(req) || !originAllowed(req)) {
+  if (!hostAllowed(req) || !originAllowed(req, { allowNull: policy.allowNullOrigin, selfHost: new URL(self).hostname })) {
     log.warn("refused origin", { origin: req.get("origin"), host: req.get("host") });
     return sendJsonRpcError(res, 403, JSONRPC.INVALID_REQUEST, "Forbidden: this origin may not call this server.");
   }
-  res.set(cors);
+  res.set(corsHeaders(req));
   if (req.method === "OPTIONS") {
     res.status(204).end();
     return;
   }
   if (path === "/healthz" && req.method === "GET") {
     const health = domain.health?.() ?? { ok: true };
-    const base = { domain: domain.name, version: PACKAGE_VERSION, access: domain.access };
+    const base = { domain: domain.name, version: PACKAGE_VERSION, access: describeAccess(domain.access), mcp: domain.mcp !== false };
     if (!health.ok) return sendJson(res, 503, { status: "unavailable", reason: health.reason, ...base }, { "retry-after": "5" });
     return sendJson(res, 200, { status: "ok", ...base });
   }
+  // RFC 9728 metadata, at the path clients derive from the function's URL and the root form.
+  if (!isOpen(domain.access) && req.method === "GET" && (path === PRM_PATH || path.startsWith(`${PRM_PATH}/`))) {
+    return sendJson(res, 200, resourceMetadata(domain, self, req), { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" });
+  }
 
+  const limit = route ? (route.body?.maxBytes ?? DEFAULT_MAX_BODY) : maxBody;
   const size = (req as Request & { rawBody?: Buffer }).rawBody?.length ?? Number(req.get("content-length") ?? 0);
-  if (size > maxBody) {
+  if (size > limit) {
     return sendJsonRpcError(
       res,
       413,
       JSONRPC.INVALID_REQUEST,
-      `Request body too large: ${formatBytes(size)}; this server accepts at most ${formatBytes(maxBody)} per request.`,
+      `Request body too large: ${formatBytes(size)}; this server accepts at most ${formatBytes(limit)} per request.`,
     );
   }
 
-  // Signed-in domains authenticate everything that reaches a handler: MCP POSTs and every route.
-  // (GET and DELETE on the MCP endpoint are answered 405 by the SDK and touch no data.)
-  const route = domain.routes?.find((r) => r.path === path);
+  // Everything that reaches a handler is authenticated under its policy: MCP POSTs and every
+  // route. (GET and DELETE on the MCP endpoint are answered 405 by the SDK and touch no data.)
   let caller: Caller | undefined;
-  if (domain.access === "signed-in" && (route || (path === "/" && req.method === "POST"))) {
-    try {
-      caller = await verifyBearer(req.get("authorization"));
-    } catch (err) {
-      const error = err instanceof ToolError ? err : asToolError(err);
-      // RFC 6750: no error code when no token was sent; invalid_token when one was and failed.
-      // The OAuth work for Claude's connectors adds resource_metadata="…" here.
-      const challenge = req.get("authorization")
-        ? `Bearer realm="${domain.name}", error="invalid_token", error_description="${error.message.replace(/"/g, "'")}"`
-        : `Bearer realm="${domain.name}"`;
-      return sendJsonRpcError(res, 401, JSONRPC.UNAUTHORIZED, error.toText(), { "www-authenticate": challenge });
+  if (!isOpen(policy) && (route || (path === "/" && req.method === "POST"))) {
+    const outcome = await authenticate(req, policy, self);
+    if (!outcome.ok) {
+      log.info("refused credential", { path, status: outcome.status, reason: outcome.message });
+      return sendJsonRpcError(res, outcome.status, JSONRPC.UNAUTHORIZED, outcome.message, outcome.headers);
     }
+    caller = outcome.caller;
   }
+  const query = queryOf(req);
 
   if (route) {
-    if (req.method !== route.method) return sendJson(res, 405, { error: `Use ${route.method} for ${path}` }, { allow: route.method });
-    const ctx: RequestContext = {
-      caller,
-      requestId,
-      log,
-      signal: new AbortController().signal,
-      progress: async () => undefined,
-    };
+    if (req.method !== route.method) {
+      const allowed = routes.map((r) => r.method).join(", ");
+      return sendJson(res, 405, { error: `Use ${allowed} for ${path}` }, { allow: allowed });
+    }
+    const body = routeBody(req, route.body?.type ?? "json");
+    if (!body.ok) return sendJson(res, 400, { error: body.error });
+    const ctx: RequestContext = { caller, requestId, log, query, signal: abortOnClose(res), progress: async () => undefined };
     try {
-      const reply = await route.handle({ body: req.body, headers: req.headers, clientIp: clientIp(req) }, ctx);
-      return sendJson(res, reply.status, reply.body, reply.headers);
+      const reply = await route.handle(
+        { body: body.value, rawBody: rawBodyOf(req), query, headers: req.headers, clientIp: clientIp(req), baseUrl: self },
+        ctx,
+      );
+      return sendReply(res, reply);
     } catch (err) {
       const error = asToolError(err);
       if (error.kind === "internal") log.error("route failed", { path, err });
@@ -141,6 +151,7 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
       return sendJson(res, error.status, { error: error.kind === "internal" ? `${INTERNAL_ERROR_TEXT} (request id ${requestId}).` : error.message }, headers);
     }
   }
+  if (domain.mcp === false) return sendJson(res, 404, { error: `No such endpoint: ${path}.` });
   if (path !== "/") return sendJson(res, 404, { error: `No such endpoint: ${path}. The MCP endpoint is this function's root URL.` });
 
   let body: unknown = req.body;
@@ -154,11 +165,114 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
   }
   (req as Request & { auth?: unknown }).auth = {
     token: "",
-    clientId: caller?.uid ?? "anonymous",
-    scopes: [],
-    extra: { caller, requestId },
+    clientId: caller?.clientId ?? caller?.uid ?? "anonymous",
+    scopes: caller?.scopes ?? [],
+    extra: { caller, requestId, query },
   };
   await mcp(req as never, res as never, body);
+}
+
+const PRM_PATH = "/.well-known/oauth-protected-resource";
+
+function resourceMetadata(domain: DomainDefinition, self: string, req: Request): unknown {
+  return protectedResourceMetadata(self, issuerUrl(req.headers), domain.title, Object.keys(domain.scopes ?? {}));
+}
+
+/** Verifies the bearer token with the SDK's verifyBearerToken; failures carry the SDK's challenge. */
+async function authenticate(
+  req: Request,
+  policy: AccessPolicy,
+  self: string,
+): Promise<{ ok: true; caller: Caller } | { ok: false; status: number; message: string; headers: Record<string, string> }> {
+  const resourceMetadataUrl = `${self}${PRM_PATH}`;
+  try {
+    const info = await verifyBearerToken(req.get("authorization"), {
+      verifier: new CallerVerifier(policy, issuerUrl(req.headers), self),
+      expectedResource: new URL(self),
+      requiredScopes: policy.scopes ?? [],
+      resourceMetadataUrl,
+    });
+    return { ok: true, caller: (info.extra as { caller: Caller }).caller };
+  } catch (err) {
+    // The SDK builds the status and WWW-Authenticate header; the body stays a JSON-RPC error with
+    // our one-sentence text, which MCP clients show to the user (the SDK's body is OAuth JSON).
+    const challenge = bearerAuthChallengeResponse(err, { requiredScopes: policy.scopes ?? [], resourceMetadataUrl });
+    const headers: Record<string, string> = {};
+    const www = challenge.headers.get("www-authenticate");
+    if (www) headers["www-authenticate"] = www;
+    return { ok: false, status: challenge.status, message: challengeText(err, policy, challenge.status), headers };
+  }
+}
+
+function challengeText(err: unknown, policy: AccessPolicy, status: number): string {
+  if (status === 403) return `Error: This token lacks the scope ${policy.scopes?.join(", ")}: reconnect and approve access (403)`;
+  const reason = err instanceof Error ? err.message : "";
+  if (/Missing Authorization header|Invalid Authorization header/.test(reason)) {
+    return "Error: Sign-in required: connect with OAuth (this server advertises its authorization server) or send Authorization: Bearer <Firebase ID token> (401)";
+  }
+  if (status >= 500) return `${INTERNAL_ERROR_TEXT}.`;
+  return `Error: ${reason.replace(/\.$/, "")} (401)`;
+}
+
+function describeAccess(policy: AccessPolicy): string {
+  return isOpen(policy) ? "public" : "signed-in";
+}
+
+function queryOf(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.query ?? {})) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+function rawBodyOf(req: Request): Buffer {
+  const raw = (req as Request & { rawBody?: Buffer }).rawBody;
+  if (raw) return raw;
+  return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+}
+
+function routeBody(req: Request, type: "json" | "binary" | "form" | "none"): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (type === "none" || req.method === "GET" || req.method === "DELETE") return { ok: true, value: undefined };
+  if (type === "binary") return { ok: true, value: rawBodyOf(req) };
+  if (type === "form") {
+    if (req.body && typeof req.body === "object" && !Buffer.isBuffer(req.body)) return { ok: true, value: req.body };
+    return { ok: true, value: Object.fromEntries(new URLSearchParams(rawBodyOf(req).toString("utf8"))) };
+  }
+  if (rawBodyOf(req).length === 0 && (req.body === undefined || Buffer.isBuffer(req.body))) return { ok: true, value: {} };
+  const parsed = parseBody(req);
+  return parsed.ok ? parsed : { ok: false, error: "The request body is not valid JSON." };
+}
+
+/** Aborted when the client goes away before the answer is complete (ends long waits and polls). */
+function abortOnClose(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+const PAGE_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  // Pages load nothing from anywhere: inline styles only, no scripts, not framable.
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+  "cache-control": "no-store",
+};
+
+function sendReply(res: Response, reply: HttpReply): void {
+  if (reply.html !== undefined) {
+    res.status(reply.status).set({ ...PAGE_HEADERS, ...reply.headers });
+    res.send(reply.html);
+    return;
+  }
+  if (reply.body === undefined) {
+    res.status(reply.status).set(reply.headers ?? {});
+    res.end();
+    return;
+  }
+  sendJson(res, reply.status, reply.body, reply.headers);
 }
 
 // The Functions framework has parsed application/json already (and answered bad JSON itself);

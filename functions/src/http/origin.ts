@@ -1,30 +1,27 @@
-// DNS-rebinding and cross-site protection. Browsers always send Origin on cross-origin POSTs, so a
-// page on another site cannot drive a user's MCP endpoint; MCP clients outside a browser send none.
+// DNS-rebinding and cross-site protection with the MCP SDK's validators. Browsers always send
+// Origin on cross-origin POSTs, so a page on another site cannot drive a user's MCP endpoint; MCP
+// clients outside a browser send none. A route may also accept `Origin: null` (sandboxed iframes
+// such as Figma's plugin UI), which the SDK's validator refuses by design.
 import type { Request } from "express";
-
-const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
+import { isEmulator } from "../auth/urls.js";
 
 /** Hostnames allowed in Origin: localhost plus ALLOWED_ORIGINS (comma-separated hostnames). */
 function allowedOriginHosts(): string[] {
   const extra = (process.env.ALLOWED_ORIGINS ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
-  return [...LOCAL_HOSTS, ...extra];
+  return [...localhostAllowedHostnames(), ...extra];
 }
 
-export function originAllowed(req: Request): boolean {
+export function originAllowed(req: Request, { allowNull = false, selfHost }: { allowNull?: boolean; selfHost?: string } = {}): boolean {
   const origin = req.get("origin");
-  if (!origin) return true;
-  try {
-    return allowedOriginHosts().includes(new URL(origin).hostname.toLowerCase());
-  } catch {
-    return false;
-  }
+  if (allowNull && origin === "null") return true;
+  return validateOriginHeader(origin, selfHost ? [...allowedOriginHosts(), selfHost] : allowedOriginHosts()).ok;
 }
 
 /** On the emulator (bound to loopback) the Host header must be a loopback name too. */
 export function hostAllowed(req: Request): boolean {
-  if (process.env.FUNCTIONS_EMULATOR !== "true") return true;
-  const host = (req.get("host") ?? "").toLowerCase().replace(/:\d+$/, "");
-  return LOCAL_HOSTS.includes(host);
+  if (!isEmulator()) return true;
+  return validateHostHeader(req.get("host"), localhostAllowedHostnames()).ok;
 }
 
 /** CORS headers for an allowed browser origin (e.g. the MCP Inspector's web UI on localhost). */
@@ -34,9 +31,9 @@ export function corsHeaders(req: Request): Record<string, string> {
   return {
     "access-control-allow-origin": origin,
     vary: "Origin",
-    "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+    "access-control-allow-methods": "GET, POST, PUT, DELETE, OPTIONS",
     "access-control-allow-headers": "authorization, content-type, accept, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id",
-    "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate, x-request-id",
+    "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate, x-request-id, retry-after",
     "access-control-max-age": "600",
   };
 }

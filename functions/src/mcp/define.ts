@@ -4,13 +4,18 @@
 import type { z } from "zod";
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Caller } from "../auth/caller.js";
+import type { AccessPolicy } from "../auth/policy.js";
 import type { Logger } from "./log.js";
+
+export { device, OPEN, SIGNED_IN, type AccessPolicy } from "../auth/policy.js";
 
 /** What every handler receives besides its input. */
 export interface RequestContext {
-  /** The signed-in caller; always set in domains with `access: "signed-in"`. */
+  /** The authenticated caller; always set where the policy requires a credential. */
   caller: Caller | undefined;
   requestId: string;
+  /** The query string of the request URL (for MCP: the URL the client was configured with). */
+  query: Record<string, string>;
   log: Logger;
   /** Aborted when the client cancels or disconnects. */
   signal: AbortSignal;
@@ -105,22 +110,38 @@ export function prompt<A extends z.ZodObject>(config: Omit<PromptDefinition<A>, 
   return { ...config, handler };
 }
 
-/** Extra HTTP endpoints a domain serves beside MCP (e.g. mermaid's /api/*). */
+/** Extra HTTP endpoints a domain serves beside MCP (mermaid's /api/*, device routes, sign-in pages). */
 export interface HttpRoute {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** Relative to the function's root, e.g. "/agent/upload". */
   path: string;
+  /** One line for the README's tables (default "JSON API beside MCP"). */
+  description?: string;
+  /** Who may call it (the domain's MCP policy is not inherited: every route says its own). */
+  access: AccessPolicy;
+  /** What the body is: JSON (default), raw bytes (uploads), an HTML form post, or nothing. */
+  body?: { type: "json" | "binary" | "form" | "none"; maxBytes?: number };
   handle(req: HttpRequest, ctx: RequestContext): Promise<HttpReply>;
 }
 
 export interface HttpRequest {
+  /** Parsed JSON, or the fields of a form post. */
   body: unknown;
+  /** The bytes as received (binary routes). */
+  rawBody: Buffer;
+  query: Record<string, string>;
   headers: Record<string, string | string[] | undefined>;
   clientIp: string;
+  /** This function's public URL (no trailing slash), e.g. for links and redirects. */
+  baseUrl: string;
 }
 
 export interface HttpReply {
   status: number;
-  body: unknown;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as text/html instead of `body` (pages). */
+  html?: string;
   headers?: Record<string, string>;
 }
 
@@ -133,8 +154,12 @@ export interface DomainDefinition {
   description: string;
   /** Told to the agent at connection: how to use this domain's tools well. */
   instructions: string;
-  /** "public": anyone (rate limited where it matters); "signed-in": Firebase ID token required. */
-  access: "public" | "signed-in";
+  /** false for a function that serves only its routes (the OAuth authorization server). */
+  mcp?: false;
+  /** Who may use the MCP endpoint at the function's root (OPEN, SIGNED_IN, …). */
+  access: AccessPolicy;
+  /** OAuth scopes of this domain, shown on the consent page ("what it will be able to do"). */
+  scopes?: Record<string, string>;
   // The definitions are heterogeneous in their schemas; each was type-checked where it was made.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   tools: ToolDefinition<any, any>[];

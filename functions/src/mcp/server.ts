@@ -28,6 +28,7 @@ export const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL("../../pa
 export interface RequestScope {
   caller: Caller | undefined;
   requestId: string;
+  query: Record<string, string>;
   log: Logger;
 }
 
@@ -135,6 +136,7 @@ function contextFor(scope: RequestScope, sdk?: ServerContext): RequestContext {
   return {
     caller: scope.caller,
     requestId: scope.requestId,
+    query: scope.query,
     log: scope.log,
     signal: sdk?.mcpReq.signal ?? new AbortController().signal,
     async progress(done, total, message) {

@@ -4,7 +4,19 @@ import { getApps, initializeApp, type App } from "firebase-admin/app";
 import { getFirestore, type Firestore, type WriteBatch } from "firebase-admin/firestore";
 
 export function adminApp(): App {
-  return getApps()[0] ?? initializeApp();
+  return getApps()[0] ?? (assertNotEmulatedInProduction(), initializeApp());
+}
+
+const EMULATOR_VARIABLES = ["FIREBASE_AUTH_EMULATOR_HOST", "FIRESTORE_EMULATOR_HOST", "FIREBASE_STORAGE_EMULATOR_HOST", "FIREBASE_DATABASE_EMULATOR_HOST"];
+
+/**
+ * With an emulator variable set, the Admin SDK talks to that host and accepts unsigned ID tokens:
+ * in production that would let anyone forge any user. Refuse to start instead.
+ */
+export function assertNotEmulatedInProduction(env: NodeJS.ProcessEnv = process.env): void {
+  const inCloud = Boolean(env.K_SERVICE) && env.FUNCTIONS_EMULATOR !== "true";
+  const set = EMULATOR_VARIABLES.filter((v) => env[v]);
+  if (inCloud && set.length) throw new Error(`Refusing to start: ${set.join(", ")} set in production (unsigned tokens would be accepted)`);
 }
 
 let db: Firestore | undefined;

@@ -1,6 +1,6 @@
 // DermalVision: skin-analysis records (profiles, monitoring sessions, AI reports) for agents,
 // read-only and private by construction (see access.ts and docs/dermal.md).
-import { defineDomain } from "../../mcp/define.js";
+import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
 import { exportZoneHistory } from "./tools/export_zone_history.js";
 import { getAnalysisDetail } from "./tools/get_analysis_detail.js";
 import { getUserStatus } from "./tools/get_user_status.js";
@@ -20,6 +20,7 @@ export default defineDomain({
     "If a response says truncated, call it again with the same arguments and cursor = nextCursor until truncated is false.",
     "These are cosmetic skin metrics, not a diagnosis.",
   ].join(" "),
-  access: "signed-in",
+  access: { ...SIGNED_IN, scopes: ["dermal"] },
+  scopes: { dermal: "Read your DermalVision profile, analysis sessions, reports and zone history (read-only)" },
   tools: [getUserStatus, listSessions, getAnalysisDetail, exportZoneHistory],
 });

@@ -1,6 +1,6 @@
 // The knowledge domain (kx-hub): a personal knowledge base of reading
 // highlights and notes per signed-in user, searched with Firestore vector search.
-import { defineDomain } from "../../mcp/define.js";
+import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
 import { embedder } from "../../platform/embeddings.js";
 import { authorDeepDive, findInsightsAbout, relatedToChunk, tagExploration } from "./prompts/prompts.js";
 import { byAuthorResource, bySourceResource, byTagResource, chunkResource } from "./resources/chunks.js";
@@ -18,7 +18,8 @@ export default defineDomain({
     "Use search_semantic for questions by meaning (it finds paraphrases); search_by_metadata to list by tags/author/source; get_related_chunks to follow connections from a chunk_id; get_stats to learn which authors, sources and tags exist.",
     "Cite chunks by title, author and chunk_id. Read kxhub://chunk/{chunk_id} for a chunk's full Markdown.",
   ].join(" "),
-  access: "signed-in",
+  access: { ...SIGNED_IN, scopes: ["knowledge"] },
+  scopes: { knowledge: "Search and read your knowledge base: highlights, notes and their metadata (read-only)" },
   tools: [searchSemantic, searchByMetadata, getRelatedChunks, getStats],
   resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource],
   prompts: [findInsightsAbout, authorDeepDive, tagExploration, relatedToChunk],

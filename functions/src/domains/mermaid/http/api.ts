@@ -1,7 +1,7 @@
 // POST /api/verify, /api/render, /api/svg: JSON in and out, the same core logic and messages as the
 // tools. Limited to 100 requests per hour per client IP across all instances (Firestore); MCP calls
 // are not limited this way (MCP clients such as ChatGPT and Claude limit their own callers).
-import type { HttpReply, HttpRequest, HttpRoute, RequestContext } from "../../../mcp/define.js";
+import { OPEN, type HttpReply, type HttpRequest, type HttpRoute, type RequestContext } from "../../../mcp/define.js";
 import { rateLimited } from "../../../mcp/errors.js";
 import { parseInput } from "../../../mcp/validation.js";
 import { firestoreUnreachable, hitRateLimit } from "../../../platform/rate-limit.js";
@@ -35,6 +35,7 @@ async function limit(req: HttpRequest, ctx: RequestContext): Promise<Record<stri
 function route(path: string, run: (body: unknown) => Promise<unknown>): HttpRoute {
   return {
     method: "POST",
+    access: OPEN,
     path,
     async handle(req, ctx): Promise<HttpReply> {
       const headers = await limit(req, ctx);

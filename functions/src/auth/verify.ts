@@ -1,0 +1,94 @@
+// Turns a bearer token into a Caller under a policy. The MCP SDK's `verifyBearerToken` does the
+// framing (header parsing, audience = this function's URL per RFC 8707, expiry, scopes) with this
+// verifier; the shared layer answers failures with the SDK's challenge (`resource_metadata`).
+// Two kinds of token arrive: Firebase ID tokens (programmatic clients) and our own access tokens
+// (OAuth clients and paired devices), told apart by their issuer.
+import { getAuth, type DecodedIdToken } from "firebase-admin/auth";
+import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
+import { ToolError } from "../mcp/errors.js";
+import { adminApp } from "../platform/firebase.js";
+import { accountState } from "./accounts.js";
+import type { Caller } from "./caller.js";
+import { grantActive } from "./grants.js";
+import type { AccessPolicy, CredentialKind } from "./policy.js";
+import { issuerOf, verifyAccessJwt } from "./tokens.js";
+
+const refuse = (message: string) => new OAuthError(OAuthErrorCode.InvalidToken, message);
+
+const KIND_NAMES: Record<CredentialKind, string> = {
+  "id-token": "a Firebase ID token",
+  oauth: "an OAuth access token",
+  device: "a device token",
+};
+
+export class CallerVerifier implements OAuthTokenVerifier {
+  constructor(
+    private readonly policy: AccessPolicy,
+    private readonly issuer: string,
+    private readonly resource: string,
+  ) {}
+
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    try {
+      return issuerOf(token) === this.issuer ? await this.fromAccessToken(token) : await this.fromIdToken(token);
+    } catch (err) {
+      if (err instanceof OAuthError) throw err;
+      if (err instanceof ToolError) throw refuse(err.message);
+      throw refuse("The bearer token is invalid or expired: sign in again");
+    }
+  }
+
+  private accepts(kind: CredentialKind): void {
+    if (this.policy.accept.includes(kind)) return;
+    const wanted = this.policy.accept.map((k) => KIND_NAMES[k]).join(" or ");
+    throw refuse(`This endpoint does not accept ${KIND_NAMES[kind]}; send ${wanted}`);
+  }
+
+  private async fromIdToken(token: string): Promise<AuthInfo> {
+    const decoded = await verifyIdToken(token).catch(() => {
+      throw refuse("The bearer token is invalid or expired: sign in again and send a fresh token");
+    });
+    this.accepts("id-token");
+    const account = await accountState(decoded.uid);
+    if (decoded.iat < account.validAfterSeconds) throw refuse("This token was revoked: sign in again");
+    const caller: Caller = { uid: decoded.uid, claims: account.claims, credential: "id-token", scopes: ["*"] };
+    // An ID token is the user themself, valid for every function of the project.
+    return { token, clientId: "firebase", scopes: this.policy.scopes ?? [], expiresAt: decoded.exp, resource: new URL(this.resource), extra: { caller } };
+  }
+
+  private async fromAccessToken(token: string): Promise<AuthInfo> {
+    const claims = await verifyAccessJwt(token, this.issuer).catch(() => {
+      throw refuse("The access token is invalid or expired: refresh it or sign in again");
+    });
+    const kind: CredentialKind = claims.grantKind === "device" ? "device" : "oauth";
+    this.accepts(kind);
+    if (kind === "device" && (!claims.device || !this.policy.devices?.includes(claims.device.kind))) {
+      throw refuse(`This endpoint does not accept a ${claims.device?.kind ?? "device"} token`);
+    }
+    if (!(await grantActive(claims.grantKind, claims.grantId, claims.uid))) {
+      throw refuse(kind === "device" ? "This device was unpaired: pair it again" : "Access for this app was revoked: connect it again");
+    }
+    const account = await accountState(claims.uid);
+    const caller: Caller = {
+      uid: claims.uid,
+      claims: account.claims,
+      credential: kind,
+      scopes: claims.scopes,
+      clientId: claims.clientId,
+      ...(claims.device ? { device: claims.device } : {}),
+    };
+    return { token, clientId: claims.clientId, scopes: claims.scopes, expiresAt: claims.expiresAt, resource: new URL(claims.resource), extra: { caller } };
+  }
+}
+
+// Verified ID tokens, so an agent's many calls with one token pay for verification once. The
+// account itself is re-checked through accountState (disabled, revoked, claims changed).
+const verifiedIdTokens = new Map<string, DecodedIdToken>();
+async function verifyIdToken(token: string): Promise<DecodedIdToken> {
+  const hit = verifiedIdTokens.get(token);
+  if (hit && hit.exp * 1000 > Date.now()) return hit;
+  const decoded = await getAuth(adminApp()).verifyIdToken(token, false);
+  if (verifiedIdTokens.size >= 1000) verifiedIdTokens.delete(verifiedIdTokens.keys().next().value!);
+  verifiedIdTokens.set(token, decoded);
+  return decoded;
+}

@@ -1,0 +1,90 @@
+// Signing in on the authorization server's pages: email + password, a sign-in link by email, or
+// Google (when enabled), all through Firebase Auth; then a session cookie and back to `next`.
+import { randomBytes } from "node:crypto";
+import { FieldValue } from "firebase-admin/firestore";
+import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
+import { googleAuthUri, sendSignInLink, signInWithEmailLink, signInWithGoogle, signInWithPassword, type SignInResult } from "../../../platform/identity.js";
+import { firestore } from "../../../platform/firebase.js";
+import { errorPage, escapeHtml, page, signInPage } from "../pages.js";
+import { endSession, startSession } from "../session.js";
+import { expiresIn } from "../store.js";
+import { fields, redirect, route } from "./route.js";
+
+const PURPOSE = "Sign in to connect an app or device to your account.";
+const methods = () => new Set((process.env.SIGN_IN_METHODS ?? "password,email-link").split(",").map((s) => s.trim()));
+const pending = () => firestore().collection("oauthSignIns");
+
+/** Only our own pages may be returned to after sign-in (no open redirect). */
+const safeNext = (next: string | undefined): string => (next && /^\/(consent|device|apps)(\?|$)/.test(next) ? next : "/apps");
+
+export const signInRedirect = (req: HttpRequest, next: string): HttpReply => redirect(`${req.baseUrl}/signin?next=${encodeURIComponent(next)}`);
+
+function form(req: HttpRequest, next: string, error?: string, email?: string): HttpReply {
+  return signInPage({ action: `${req.baseUrl}/signin`, next, purpose: PURPOSE, emailLink: methods().has("email-link"), google: methods().has("google"), ...(error ? { error } : {}), ...(email ? { email } : {}) });
+}
+
+async function finish(req: HttpRequest, next: string, result: SignInResult, failure: string): Promise<HttpReply> {
+  if (!result.ok) return form(req, next, failure);
+  return redirect(`${req.baseUrl}${safeNext(next)}`, { "set-cookie": await startSession(result.idToken, req.baseUrl) });
+}
+
+const REASONS: Record<string, string> = {
+  USER_DISABLED: "This account is disabled.",
+  TOO_MANY_ATTEMPTS_TRY_LATER: "Too many attempts. Wait a few minutes and try again.",
+};
+
+export const signInRoutes = [
+  route("GET", "/signin", async (req) => form(req, safeNext(req.query.next)), { body: "none" }),
+  route("POST", "/signin", async (req) => {
+    const f = fields(req.body);
+    const next = safeNext(f.next);
+    if (!methods().has("password")) return form(req, next, "Password sign-in is not enabled here.");
+    if (!f.email || !f.password) return form(req, next, "Enter your email and password.", f.email);
+    const result = await signInWithPassword(f.email, f.password);
+    const reason = result.ok ? "" : (REASONS[result.reason.split(" ")[0] ?? ""] ?? "Wrong email or password.");
+    return finish(req, next, result, reason);
+  }),
+  route("POST", "/signin/email-link", async (req) => {
+    const f = fields(req.body);
+    const next = safeNext(f.next);
+    if (!methods().has("email-link") || !f.email) return form(req, next, "Enter your email to get a sign-in link.");
+    const state = randomBytes(16).toString("hex");
+    await pending().doc(state).create({ email: f.email, next, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(3600) });
+    const sent = await sendSignInLink(f.email, `${req.baseUrl}/signin/email-link?state=${state}`);
+    if (!sent.ok) return form(req, next, "The sign-in link could not be sent. Check the address or use your password.", f.email);
+    return page("Check your email", `<h1>Check your email</h1><p>We sent a sign-in link to <b>${escapeHtml(f.email)}</b>. Open it in this browser to continue.</p>`);
+  }),
+  route(
+    "GET",
+    "/signin/email-link",
+    async (req) => {
+      const doc = await pending().doc(req.query.state ?? "-").get();
+      if (!doc.exists || !req.query.oobCode || doc.get("expiresAt").toMillis() < Date.now()) return errorPage("Sign-in link expired", "Request a new sign-in link.");
+      await doc.ref.delete();
+      return finish(req, doc.get("next"), await signInWithEmailLink(doc.get("email"), req.query.oobCode), "This sign-in link is invalid or was already used.");
+    },
+    { body: "none" },
+  ),
+  route("POST", "/signin/google", async (req) => {
+    const next = safeNext(fields(req.body).next);
+    if (!methods().has("google")) return form(req, next, "Google sign-in is not enabled here.");
+    const state = randomBytes(16).toString("hex");
+    const started = await googleAuthUri(`${req.baseUrl}/signin/google/callback?state=${state}`);
+    if (!started.ok) return form(req, next, "Google sign-in is not available right now. Use your email instead.");
+    await pending().doc(state).create({ sessionId: started.sessionId, next, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(600) });
+    return redirect(started.authUri);
+  }),
+  route(
+    "GET",
+    "/signin/google/callback",
+    async (req) => {
+      const doc = await pending().doc(req.query.state ?? "-").get();
+      if (!doc.exists) return errorPage("Sign-in expired", "Start again from the app you were connecting.");
+      await doc.ref.delete();
+      const requestUri = `${req.baseUrl}/signin/google/callback?${new URLSearchParams(req.query).toString()}`;
+      return finish(req, doc.get("next"), await signInWithGoogle(requestUri, doc.get("sessionId")), "Google sign-in failed. Try again or use your email.");
+    },
+    { body: "none" },
+  ),
+  route("POST", "/signout", async (req) => redirect(`${req.baseUrl}/signin`, { "set-cookie": endSession(req.baseUrl) })),
+];

@@ -1,0 +1,163 @@
+// POST /token: authorization code (PKCE S256), refresh token (rotated; a reused one revokes its
+// whole family) and device code (RFC 8628). Public clients only: no client secrets.
+import { createHash, randomBytes } from "node:crypto";
+import { FieldValue } from "firebase-admin/firestore";
+import { accountState } from "../../../auth/accounts.js";
+import { DEVICES, grantRef } from "../../../auth/grants.js";
+import { DEVICE_CODE_GRANT } from "../../../auth/metadata.js";
+import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
+import { firestore } from "../../../platform/firebase.js";
+import { accessTokenFor, firebaseSignInFor, newRefreshToken, resourceUrl, type GrantRef } from "../issue.js";
+import { DEVICE_CLIENTS, isDeviceClient } from "../scopes.js";
+import { col, sha256 } from "../store.js";
+import { fields, noStore, oauthError, route } from "./route.js";
+
+const invalidGrant = (why: string) => oauthError(400, "invalid_grant", why);
+
+export const tokenRoute = route(
+  "POST",
+  "/token",
+  async (req) => {
+    const f = fields(req.body);
+    switch (f.grant_type) {
+      case "authorization_code":
+        return exchangeCode(req, f);
+      case "refresh_token":
+        return refresh(req, f);
+      case DEVICE_CODE_GRANT:
+        return exchangeDeviceCode(req, f);
+      case undefined:
+        return oauthError(400, "invalid_request", "grant_type is required");
+      default:
+        return oauthError(400, "unsupported_grant_type", `grant_type ${f.grant_type} is not supported; use authorization_code, refresh_token or ${DEVICE_CODE_GRANT}`);
+    }
+  },
+  { allowNullOrigin: true },
+);
+
+async function exchangeCode(req: HttpRequest, f: Record<string, string>): Promise<HttpReply> {
+  for (const name of ["code", "redirect_uri", "client_id", "code_verifier"]) {
+    if (!f[name]) return oauthError(400, "invalid_request", `${name} is required`);
+  }
+  const ref = col("codes").doc(sha256(f.code!));
+  const grantId = randomBytes(16).toString("hex");
+  const outcome = await firestore().runTransaction(async (tx) => {
+    const code = (await tx.get(ref)).data();
+    if (!code) return { error: invalidGrant("The authorization code is invalid or expired: start the sign-in again") };
+    if (code.usedAt) {
+      // A replayed code: revoke everything it produced (RFC 6749 §4.1.2).
+      if (code.grantId) tx.update(grantRef("client", code.grantId), { revokedAt: FieldValue.serverTimestamp() });
+      return { error: invalidGrant("The authorization code was already used; the tokens issued for it are revoked") };
+    }
+    if (code.expiresAt.toMillis() < Date.now()) return { error: invalidGrant("The authorization code expired: start the sign-in again") };
+    if (code.clientId !== f.client_id) return { error: invalidGrant("The authorization code was issued to another client") };
+    if (code.redirectUri !== f.redirect_uri) return { error: invalidGrant("redirect_uri does not match the one of the authorization request") };
+    const challenge = createHash("sha256").update(f.code_verifier!).digest("base64url");
+    if (challenge !== code.codeChallenge) return { error: invalidGrant("code_verifier does not match the code_challenge (PKCE)") };
+    if (f.resource && f.resource.replace(/\/+$/, "") !== code.resourceUrl) {
+      return { error: oauthError(400, "invalid_target", "resource does not match the one of the authorization request") };
+    }
+    tx.update(ref, { usedAt: FieldValue.serverTimestamp(), grantId });
+    tx.create(grantRef("client", grantId), {
+      uid: code.uid,
+      clientId: code.clientId,
+      clientName: code.clientName,
+      clientHost: code.clientHost,
+      resource: code.resource,
+      resourceUrl: code.resourceUrl,
+      scopes: code.scopes,
+      createdAt: FieldValue.serverTimestamp(),
+    });
+    return { grant: { uid: code.uid, grantId, grantKind: "client", clientId: code.clientId, resource: code.resourceUrl, scopes: code.scopes } as GrantRef };
+  });
+  if ("error" in outcome) return outcome.error!;
+  const grant = outcome.grant;
+  return { status: 200, body: { ...(await accessTokenFor(req, grant)), refresh_token: await newRefreshToken(grant, { rotating: true }) }, headers: noStore };
+}
+
+async function refresh(req: HttpRequest, f: Record<string, string>): Promise<HttpReply> {
+  if (!f.refresh_token) return oauthError(400, "invalid_request", "refresh_token is required");
+  const ref = col("refreshTokens").doc(sha256(f.refresh_token));
+  const outcome = await firestore().runTransaction(async (tx) => {
+    const token = (await tx.get(ref)).data();
+    if (!token) return { error: invalidGrant("The refresh token is invalid: sign in again") };
+    const grantDoc = await tx.get(grantRef(token.grantKind, token.grantId));
+    if (token.usedAt) {
+      // Reuse of a rotated refresh token means it leaked: revoke the whole family.
+      tx.update(grantDoc.ref, { revokedAt: FieldValue.serverTimestamp() });
+      return { error: invalidGrant("This refresh token was already used; for safety the app's access is revoked: connect it again") };
+    }
+    if (token.clientId !== f.client_id) return { error: invalidGrant("The refresh token was issued to another client") };
+    if (!grantDoc.exists || grantDoc.get("revokedAt")) {
+      return { error: invalidGrant(token.grantKind === "device" ? "This device was unpaired: pair it again" : "Access was revoked: connect the app again") };
+    }
+    if (token.expiresAt && token.expiresAt.toMillis() < Date.now()) return { error: invalidGrant("The refresh token expired: sign in again") };
+    if (f.resource && f.resource.replace(/\/+$/, "") !== token.resource) return { error: oauthError(400, "invalid_target", "resource does not match this grant") };
+    if (token.rotating) tx.update(ref, { usedAt: FieldValue.serverTimestamp() });
+    return {
+      grant: {
+        uid: token.uid,
+        grantId: token.grantId,
+        grantKind: token.grantKind,
+        clientId: token.clientId,
+        resource: token.resource,
+        scopes: token.scopes,
+        ...(token.device ? { device: token.device } : {}),
+      } as GrantRef,
+      rotating: Boolean(token.rotating),
+    };
+  });
+  if ("error" in outcome) return outcome.error!;
+  const { grant, rotating } = outcome;
+  try {
+    await accountState(grant.uid);
+  } catch {
+    return invalidGrant("The account is disabled or gone: sign in again");
+  }
+  const body: Record<string, unknown> = { ...(await accessTokenFor(req, grant)) };
+  if (rotating) body.refresh_token = await newRefreshToken(grant, { rotating: true });
+  if (grant.device?.kind === "desktop-agent") Object.assign(body, await firebaseSignInFor(grant));
+  return { status: 200, body, headers: noStore };
+}
+
+async function exchangeDeviceCode(req: HttpRequest, f: Record<string, string>): Promise<HttpReply> {
+  if (!f.device_code || !f.client_id) return oauthError(400, "invalid_request", "device_code and client_id are required");
+  if (!isDeviceClient(f.client_id)) return oauthError(400, "invalid_client", `Unknown device client ${f.client_id}`);
+  const client = DEVICE_CLIENTS[f.client_id];
+  const ref = col("deviceAuthorizations").doc(sha256(f.device_code));
+  const deviceId = randomBytes(12).toString("hex");
+  const outcome = await firestore().runTransaction(async (tx) => {
+    const auth = (await tx.get(ref)).data();
+    if (!auth || auth.clientId !== f.client_id) return { error: invalidGrant("Unknown device_code: start pairing again") };
+    if (auth.status === "consumed") return { error: invalidGrant("This device_code was already exchanged: start pairing again") };
+    if (auth.expiresAt.toMillis() < Date.now()) return { error: oauthError(400, "expired_token", "The code expired before it was confirmed: start pairing again") };
+    if (auth.status === "denied") return { error: oauthError(400, "access_denied", "The user declined to pair this device") };
+    if (auth.status === "pending") {
+      const tooSoon = auth.lastPolledAt && Date.now() - auth.lastPolledAt.toMillis() < (auth.interval * 1000) / 2;
+      tx.update(ref, { lastPolledAt: FieldValue.serverTimestamp() });
+      return tooSoon
+        ? { error: oauthError(400, "slow_down", `Poll at most every ${auth.interval} seconds`) }
+        : { error: oauthError(400, "authorization_pending", "Waiting for the user to confirm the code") };
+    }
+    tx.update(ref, { status: "consumed", deviceId });
+    tx.create(firestore().collection(DEVICES).doc(deviceId), {
+      uid: auth.uid,
+      kind: client.kind,
+      name: auth.name,
+      clientId: f.client_id,
+      createdAt: FieldValue.serverTimestamp(),
+    });
+    return { grant: { uid: auth.uid as string, grantId: deviceId, grantKind: "device", clientId: f.client_id, resource: resourceUrl(req, client.resource), scopes: [...client.scopes], device: { id: deviceId, kind: client.kind, name: auth.name as string } } as GrantRef };
+  });
+  if ("error" in outcome) return outcome.error!;
+  const grant = outcome.grant;
+  const body: Record<string, unknown> = {
+    ...(await accessTokenFor(req, grant)),
+    refresh_token: await newRefreshToken(grant, { rotating: false }),
+    device_id: grant.grantId,
+    resource: grant.resource,
+  };
+  if (grant.device?.kind === "desktop-agent") Object.assign(body, await firebaseSignInFor(grant));
+  return { status: 200, body, headers: noStore };
+}
+

@@ -1,0 +1,62 @@
+// The signed-in person on the authorization server's pages: a Firebase session cookie
+// (`__session`, the one cookie name Firebase Hosting forwards), HttpOnly, SameSite=Lax, scoped to
+// this function's path. Forms carry a CSRF token derived from the cookie (double submit): a page on
+// another site can neither read the cookie nor compute the token.
+import { createHash, timingSafeEqual } from "node:crypto";
+import { getAuth } from "firebase-admin/auth";
+import { adminApp } from "../../platform/firebase.js";
+
+const COOKIE = "__session";
+const SESSION_DAYS = 7;
+
+export interface Session {
+  uid: string;
+  email: string;
+  cookie: string;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function cookieValue(headers: Headers): string | undefined {
+  const raw = headers.cookie;
+  const header = Array.isArray(raw) ? raw.join("; ") : (raw ?? "");
+  for (const part of header.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === COOKIE) return decodeURIComponent(rest.join("="));
+  }
+  return undefined;
+}
+
+export async function readSession(headers: Headers): Promise<Session | undefined> {
+  const cookie = cookieValue(headers);
+  if (!cookie) return undefined;
+  try {
+    const decoded = await getAuth(adminApp()).verifySessionCookie(cookie, true);
+    return { uid: decoded.uid, email: decoded.email ?? decoded.uid, cookie };
+  } catch {
+    return undefined;
+  }
+}
+
+function attributes(baseUrl: string, maxAge: number): string {
+  const url = new URL(baseUrl);
+  return `Path=${url.pathname}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${url.protocol === "https:" ? "; Secure" : ""}`;
+}
+
+/** The Set-Cookie header that starts a session for a freshly signed-in ID token. */
+export async function startSession(idToken: string, baseUrl: string): Promise<string> {
+  const expiresIn = SESSION_DAYS * 24 * 3600 * 1000;
+  const cookie = await getAuth(adminApp()).createSessionCookie(idToken, { expiresIn });
+  return `${COOKIE}=${encodeURIComponent(cookie)}; ${attributes(baseUrl, expiresIn / 1000)}`;
+}
+
+export const endSession = (baseUrl: string): string => `${COOKIE}=; ${attributes(baseUrl, 0)}`;
+
+export const csrfToken = (session: Session): string => createHash("sha256").update(`csrf:${session.cookie}`).digest("base64url");
+
+export function csrfValid(session: Session, token: unknown): boolean {
+  if (typeof token !== "string") return false;
+  const a = Buffer.from(csrfToken(session));
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,79 @@
+// Pairing a device the way a person does it: the device asks the authorization server for a code
+// (RFC 8628), the person signs in on the /device page and confirms, the device polls /token.
+// Everything goes through the real `oauth` function and the Auth emulator; nothing is minted here.
+import { adminAuth, functionUrl, type TestUser } from "./emulators.js";
+
+export type DeviceKind = "desktop-agent" | "figma-plugin";
+const CLIENT_ID: Record<DeviceKind, string> = { "desktop-agent": "fotos-agent", "figma-plugin": "figma-plugin" };
+
+export interface PairedDevice {
+  deviceId: string;
+  /** The long-lived device credential (a refresh token that is not rotated). */
+  credential: string;
+  accessToken: string;
+  firebaseCustomToken?: string;
+  firebase?: { projectId: string; apiKey: string; authEmulatorHost?: string; firestoreEmulatorHost?: string };
+}
+
+export const oauthUrl = (path = ""): string => functionUrl("oauth", path);
+export const TEST_PASSWORD = "test-password-123";
+
+const form = (fields: Record<string, string>) => ({
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams(fields).toString(),
+  redirect: "manual" as const,
+});
+
+/** Signs `user` in on the authorization server's page (as a browser would) and returns its session cookie. */
+export async function signInCookie(user: TestUser): Promise<string> {
+  const email = `${user.uid.toLowerCase()}@example.test`;
+  await adminAuth().updateUser(user.uid, { email, password: TEST_PASSWORD });
+  const res = await fetch(oauthUrl("/signin"), form({ email, password: TEST_PASSWORD, next: "/apps" }));
+  const cookie = res.headers.get("set-cookie")?.split(";")[0];
+  if (res.status !== 303 || !cookie) throw new Error(`sign-in failed: HTTP ${res.status} ${await res.text()}`);
+  return cookie;
+}
+
+/** The hidden CSRF field of a page's form. */
+export const csrfOf = (html: string): string => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+
+/** Confirms (or denies) a device's user code as `user`, through the /device page. */
+export async function confirmUserCode(user: TestUser, userCode: string, decision: "approve" | "deny" = "approve"): Promise<void> {
+  const cookie = await signInCookie(user);
+  const page = await fetch(oauthUrl(`/device?user_code=${encodeURIComponent(userCode)}`), { headers: { cookie } });
+  const html = await page.text();
+  if (!html.includes(userCode)) throw new Error(`the device page does not show ${userCode}: ${html.slice(0, 300)}`);
+  const res = await fetch(oauthUrl("/device"), { ...form({ user_code: userCode, csrf: csrfOf(html), decision }), headers: { "content-type": "application/x-www-form-urlencoded", cookie } });
+  if (res.status !== 200) throw new Error(`confirming the code failed: HTTP ${res.status}`);
+}
+
+export async function startDeviceAuthorization(kind: DeviceKind, name: string): Promise<{ device_code: string; user_code: string; interval: number; verification_uri_complete: string }> {
+  const res = await fetch(oauthUrl("/device_authorization"), form({ client_id: CLIENT_ID[kind], device_name: name }));
+  if (res.status !== 200) throw new Error(`device_authorization failed: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()) as never;
+}
+
+export async function pollDeviceToken(kind: DeviceKind, deviceCode: string): Promise<Response> {
+  return fetch(oauthUrl("/token"), form({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: deviceCode, client_id: CLIENT_ID[kind] }));
+}
+
+/** Drives the whole flow and returns the device's credentials. */
+export async function pairDevice(user: TestUser, kind: DeviceKind, name = `test ${kind}`): Promise<PairedDevice> {
+  const started = await startDeviceAuthorization(kind, name);
+  await confirmUserCode(user, started.user_code);
+  const res = await pollDeviceToken(kind, started.device_code);
+  const body = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 200) throw new Error(`device token failed: ${JSON.stringify(body)}`);
+  return {
+    deviceId: body.device_id as string,
+    credential: body.refresh_token as string,
+    accessToken: body.access_token as string,
+    ...(body.firebase_custom_token ? { firebaseCustomToken: body.firebase_custom_token as string, firebase: body.firebase as PairedDevice["firebase"] } : {}),
+  };
+}
+
+/** Exchanges a device credential for a fresh access token. */
+export async function refreshDevice(kind: DeviceKind, credential: string): Promise<Response> {
+  return fetch(oauthUrl("/token"), form({ grant_type: "refresh_token", refresh_token: credential, client_id: CLIENT_ID[kind] }));
+}

@@ -1,0 +1,142 @@
+// An MCP client that signs in with OAuth the way Claude's connectors do: the SDK's own
+// OAuthClientProvider flow (401 → discovery → authorize → token), with a scripted "browser" that
+// follows the redirects, signs the person in and answers the consent page as a form post.
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { csrfOf, signInCookie } from "./devices.js";
+import { functionUrl, type TestUser } from "./emulators.js";
+
+export const REDIRECT_URI = "http://127.0.0.1:33418/callback";
+
+export class MemoryOAuthProvider implements OAuthClientProvider {
+  authorizationUrl: URL | undefined;
+  private info: OAuthClientInformationMixed | undefined;
+  private saved: OAuthTokens | undefined;
+  private verifier = "";
+  private discovery: unknown;
+  readonly history: OAuthTokens[] = [];
+
+  /** `clientId` set: a metadata-document client (its id is the document's URL); unset: dynamic registration. */
+  constructor(private readonly opts: { clientId?: string; name?: string; redirectUri?: string } = {}) {
+    if (opts.clientId) this.info = { client_id: opts.clientId };
+  }
+  get redirectUrl() {
+    return this.opts.redirectUri ?? REDIRECT_URI;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: this.opts.name ?? "Test MCP client", redirect_uris: [this.redirectUrl], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
+  }
+  state() {
+    return "state-123";
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+    this.history.push(tokens);
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  saveDiscoveryState(state: unknown) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery as never;
+  }
+  /** Breaks the saved access token (as if it expired), keeping the refresh token. */
+  spoilAccessToken() {
+    if (this.saved) this.saved = { ...this.saved, access_token: "expired.token.value" };
+  }
+}
+
+const cookieJar = new Map<string, string>();
+
+/**
+ * Plays the browser: opens the authorization URL, signs `user` in on the sign-in page, answers the
+ * consent page, and returns the redirect back to the client (its query has code, state and iss).
+ */
+export async function authorizeInBrowser(authorizationUrl: URL, user: TestUser, decision: "allow" | "deny" = "allow"): Promise<URL> {
+  let cookie = cookieJar.get(user.uid);
+  let url = authorizationUrl.toString();
+  for (let hop = 0; hop < 10; hop++) {
+    const res = await fetch(url, { redirect: "manual", headers: cookie ? { cookie } : {} });
+    const location = res.headers.get("location");
+    if (location) {
+      const next = new URL(location, url);
+      if (next.pathname.endsWith("/signin")) {
+        cookie = await signInCookie(user);
+        cookieJar.set(user.uid, cookie);
+        url = functionUrl("oauth", decodeURIComponent(next.searchParams.get("next")!));
+        continue;
+      }
+      if (!next.pathname.includes("/oauth/")) return next; // back at the client
+      url = next.toString();
+      continue;
+    }
+    const html = await res.text();
+    if (res.status !== 200 || !html.includes('name="decision"')) throw new Error(`unexpected page (HTTP ${res.status}): ${html.slice(0, 400)}`);
+    const rid = /name="rid" value="([^"]+)"/.exec(html)![1]!;
+    const post = await fetch(functionUrl("oauth", "/consent"), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie! },
+      body: new URLSearchParams({ rid, csrf: csrfOf(html), decision }).toString(),
+    });
+    const back = post.headers.get("location");
+    if (post.status !== 303 || !back) throw new Error(`consent failed: HTTP ${post.status} ${await post.text()}`);
+    return new URL(back);
+  }
+  throw new Error("too many redirects");
+}
+
+/** Connects with OAuth: the first attempt is refused (401), the browser flow runs, the second connects. */
+export async function connectWithOAuth(domain: string, user: TestUser, provider: MemoryOAuthProvider): Promise<Client> {
+  const url = new URL(functionUrl(domain));
+  const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  const probe = new Client({ name: "oauth-test", version: "1.0.0" });
+  await probe.connect(first).then(
+    () => {
+      throw new Error("connected without signing in");
+    },
+    (err: Error) => {
+      if (!/Unauthorized/i.test(err.name + err.message)) throw err;
+    },
+  );
+  const back = await authorizeInBrowser(provider.authorizationUrl!, user);
+  await first.finishAuth(back.searchParams);
+  return connectWithTokens(domain, provider);
+}
+
+export async function connectWithTokens(domain: string, provider: MemoryOAuthProvider): Promise<Client> {
+  const client = new Client({ name: "oauth-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(functionUrl(domain)), { authProvider: provider }));
+  return client;
+}
+
+/** Serves a client metadata document (and anything else) on a loopback port for the test. */
+export async function serveDocument(build: (url: string) => { status?: number; body: string }): Promise<{ url: string; server: Server }> {
+  let base = "";
+  const server = createServer((req, res) => {
+    const { status = 200, body } = build(`${base}${req.url}`);
+    res.writeHead(status, { "content-type": "application/json" }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: `${base}/client.json`, server };
+}
