@@ -1,8 +1,8 @@
 // Firebase entry point: one HTTPS function per domain, MCP at each function's root.
 // Each function imports only its own domain, lazily, so a cold start never pays for the others.
 import { onRequest, type HttpsOptions } from "firebase-functions/v2/https";
-import { onSchedule } from "firebase-functions/v2/scheduler";
 import { defineSecret } from "firebase-functions/params";
+import { onSchedule } from "firebase-functions/v2/scheduler";
 import { serveDomain } from "./http/endpoint.js";
 
 // The private JWK that signs access tokens (see README, "Production"); only `oauth` can read it.
@@ -32,6 +32,12 @@ export const mermaid = onRequest(
   serveDomain("mermaid", () => import("./domains/mermaid/index.js")),
 );
 
+// The OAuth 2.1 authorization server (sign-in, consent, device pairing); serves no MCP.
+export const oauth = onRequest(
+  { ...common, memory: "512MiB", timeoutSeconds: 30, secrets: [oauthSigningKey] },
+  serveDomain("oauth", () => import("./domains/oauth/index.js")),
+);
+
 export const fotos = onRequest(
   // A capture waits for the desktop agent (30 s + delay, at most 4 min); sharp downscales for the model.
   { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 300, secrets: visionLlmKeys },
@@ -43,9 +49,3 @@ export const fotosCleanup = onSchedule({ region: "us-central1", schedule: "every
   const { cleanupExpired } = await import("./domains/fotos/cleanup.js");
   await cleanupExpired();
 });
-
-// The OAuth 2.1 authorization server (sign-in, consent, device pairing); serves no MCP.
-export const oauth = onRequest(
-  { ...common, memory: "512MiB", timeoutSeconds: 30, secrets: [oauthSigningKey] },
-  serveDomain("oauth", () => import("./domains/oauth/index.js")),
-);
