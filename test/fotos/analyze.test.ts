@@ -191,3 +191,16 @@ describe("configuration", () => {
     expect(err.message).toBe(`ollama is not reachable at ${url}: check that it is running and the URL is right`);
   });
 });
+
+describe("the Ollama URL from settings, once deployed", () => {
+  test("must be public: loopback, private ranges, link-local (metadata server) and .internal are refused", async () => {
+    const deployed = new OllamaVision({ K_SERVICE: "fotos" });
+    for (const url of ["http://localhost:11434", "http://127.0.0.1:11434", "http://10.1.2.3", "http://169.254.169.254", "http://[::1]:11434", "http://metadata.google.internal", "http://192.168.1.5:11434"]) {
+      const err = await deployed.analyze({ png: await screenshot(20, 20), prompt: "x", settings: { ollamaUrl: url } }).catch((e) => e);
+      expect(err.message, url).toContain("points at a private address the cloud function cannot reach");
+    }
+    // A public URL is tried (and here, not reachable).
+    const err = await deployed.analyze({ png: await screenshot(20, 20), prompt: "x", settings: { ollamaUrl: "http://ollama.invalid:11434" } }).catch((e) => e);
+    expect(err.message).toBe("ollama is not reachable at http://ollama.invalid:11434: check that it is running and the URL is right");
+  });
+});

@@ -1,6 +1,8 @@
 // A local Ollama through the ollama client (/api/chat with base64 images). The URL and model
 // come from the user's settings when set, else OLLAMA_URL / OLLAMA_VISION_MODEL. No key.
+import { isIP } from "node:net";
 import { Ollama } from "ollama";
+import { invalidInput } from "../mcp/errors.js";
 import { fitForProvider, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-llm.js";
 
 export const OLLAMA_DEFAULT_URL = "http://127.0.0.1:11434";
@@ -12,7 +14,9 @@ export class OllamaVision implements VisionAdapter {
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
   async analyze(req: VisionRequest): Promise<VisionAnswer> {
-    const host = req.settings?.ollamaUrl || this.env.OLLAMA_URL || OLLAMA_DEFAULT_URL;
+    const fromSettings = req.settings?.ollamaUrl;
+    const host = fromSettings || this.env.OLLAMA_URL || OLLAMA_DEFAULT_URL;
+    if (fromSettings && deployed(this.env)) checkPublicUrl(fromSettings);
     const model = req.settings?.model || this.env.OLLAMA_VISION_MODEL || OLLAMA_DEFAULT_MODEL;
     let client = this.clients.get(host);
     if (!client) this.clients.set(host, (client = new Ollama({ host })));
@@ -33,5 +37,28 @@ export class OllamaVision implements VisionAdapter {
     } finally {
       req.signal?.removeEventListener("abort", abort);
     }
+  }
+}
+
+const deployed = (env: NodeJS.ProcessEnv) => !!env.K_SERVICE && env.FUNCTIONS_EMULATOR !== "true";
+
+/**
+ * A URL a user typed must not make the deployed function call its own network (metadata server,
+ * loopback, private ranges): in the cloud, the user's Ollama has to be reachable on the internet.
+ */
+export function checkPublicUrl(url: string): void {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    throw invalidInput(`The Ollama URL in your settings is not a URL: ${JSON.stringify(url)}`);
+  }
+  const privateIp =
+    (isIP(host) === 4 && /^(10\.|127\.|0\.|169\.254\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.)/.test(host)) ||
+    (isIP(host) === 6 && /^(::1?$|f[cd]|fe[89ab]|::ffff:)/.test(host));
+  if (privateIp || host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal")) {
+    throw invalidInput(
+      `The Ollama URL in your settings (${url}) points at a private address the cloud function cannot reach: expose your Ollama on a public HTTPS URL (e.g. through a tunnel) and set that in settings, or use another provider`,
+    );
   }
 }
