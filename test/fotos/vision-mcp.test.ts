@@ -24,7 +24,7 @@ async function upload(user: TestUser, png: Buffer): Promise<Response> {
   return fetch(functionUrl("fotos", "/screenshots"), {
     method: "POST",
     headers: { authorization: `Bearer ${user.token}`, "content-type": "image/png" },
-    body: png,
+    body: new Uint8Array(png),
   });
 }
 
@@ -70,7 +70,7 @@ describe("POST /screenshots (upload without an agent)", () => {
     const notPng = await upload(alice, Buffer.from("GIF89a not a png at all, definitely not"));
     expect(notPng.status).toBe(400);
     expect(((await notPng.json()) as { error: string }).error).toContain("The image is not a PNG");
-    const anonymous = await fetch(functionUrl("fotos", "/screenshots"), { method: "POST", headers: { "content-type": "image/png" }, body: images.clean! });
+    const anonymous = await fetch(functionUrl("fotos", "/screenshots"), { method: "POST", headers: { "content-type": "image/png" }, body: new Uint8Array(images.clean!) });
     expect(anonymous.status).toBe(401);
   });
 });
