@@ -92,4 +92,8 @@ for (let i = 0; i < 100; i++) {
 global.gc?.();
 const after = process.memoryUsage();
 console.log(`memory after 100 operations: rss ${mb(before.rss)} → ${mb(after.rss)}, heap ${mb(before.heapUsed)} → ${mb(after.heapUsed)}, external ${mb(before.external)} → ${mb(after.external)}`);
+await ocr.recognize(await germanScreen(), "deu");
+await ocr.recognize(await japaneseScreen(), "jpn");
+global.gc?.();
+console.log(`memory with all three language workers warm: rss ${mb(process.memoryUsage().rss)} (the fotos function has 1 GiB)`);
 await ocr.close();
