@@ -12,6 +12,8 @@ import { envNumber } from "../mcp/env.js";
 import { joinLines, splitAtGaps, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr.js";
 
 const require = createRequire(import.meta.url);
+/** A language's worker is ended after this long unused (its model takes 50–200 MB). */
+const IDLE_MS = envNumber("OCR_WORKER_IDLE_MS", 10 * 60_000, { min: 1000 });
 /** Images up to this width are upscaled 2× before recognition. */
 const UPSCALE_MAX_WIDTH = envNumber("OCR_UPSCALE_MAX_WIDTH", 1600);
 
@@ -30,6 +32,7 @@ export class TesseractOcr implements OcrEngine {
   private readonly workers = new Map<OcrLanguage, Promise<Worker>>();
   /** Serializes recognitions per language (a worker runs one job at a time anyway). */
   private readonly queues = new Map<OcrLanguage, Promise<unknown>>();
+  private readonly idle = new Map<OcrLanguage, NodeJS.Timeout>();
 
   private worker(language: OcrLanguage): Promise<Worker> {
     let worker = this.workers.get(language);
@@ -49,7 +52,21 @@ export class TesseractOcr implements OcrEngine {
     const previous = this.queues.get(language) ?? Promise.resolve();
     const run = previous.catch(() => undefined).then(() => this.run(png, language));
     this.queues.set(language, run);
+    clearTimeout(this.idle.get(language));
+    void run.finally(() => {
+      if (this.queues.get(language) !== run) return; // more work queued behind this job
+      const timer = setTimeout(() => void this.release(language), IDLE_MS);
+      timer.unref();
+      this.idle.set(language, timer);
+    }).catch(() => undefined);
     return run;
+  }
+
+  private async release(language: OcrLanguage): Promise<void> {
+    const worker = this.workers.get(language);
+    this.workers.delete(language);
+    this.idle.delete(language);
+    if (worker) await (await worker).terminate().catch(() => undefined);
   }
 
   private async run(png: Buffer, language: OcrLanguage): Promise<OcrResult> {
@@ -94,6 +111,8 @@ export class TesseractOcr implements OcrEngine {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.idle.values()) clearTimeout(timer);
+    this.idle.clear();
     const workers = [...this.workers.values()];
     this.workers.clear();
     await Promise.all(workers.map(async (w) => (await w).terminate()));
