@@ -4,6 +4,7 @@
 # Extra arguments go to vitest, e.g. `npm test -- test/mermaid`.
 source "$(dirname "$0")/toolchain.sh"
 source "$ROOT/scripts/emulator/ports.sh"
+source "$ROOT/scripts/test-deps.sh"
 cd "$ROOT"
 say "building functions"
 npm run --silent build

@@ -3,6 +3,7 @@
 // mismatches, expired and revoked tokens, reused refresh tokens, bad metadata documents, devices
 // at the wrong door, and accounts that were disabled or lost a claim.
 import { createHash, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { afterAll, describe, expect, test } from "vitest";
 import { importJWK, SignJWT } from "jose";
@@ -134,7 +135,8 @@ describe("tokens and codes", () => {
   test("an expired access token is refused with invalid_token", async () => {
     const user = await createUser();
     // Signed with the emulator's real key, but expired a minute ago.
-    const { jwk } = (await adminDb().collection("oauthKeys").doc("emulator").get()).data() as { jwk: Record<string, string> };
+    const line = readFileSync(new URL("../../functions/.secret.local", import.meta.url), "utf8").split("\n").find((l) => l.startsWith("OAUTH_SIGNING_KEY="))!;
+    const jwk = JSON.parse(JSON.parse(line.slice("OAUTH_SIGNING_KEY=".length))) as Record<string, string>;
     const key = await importJWK(jwk, "ES256");
     const token = await new SignJWT({ client_id: "x", scope: "dermal", gid: "nope", gk: "client" })
       .setProtectedHeader({ alg: "ES256", kid: jwk.kid!, typ: "at+jwt" })

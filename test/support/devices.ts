@@ -1,7 +1,7 @@
 // Pairing a device the way a person does it: the device asks the authorization server for a code
 // (RFC 8628), the person signs in on the /device page and confirms, the device polls /token.
 // Everything goes through the real `oauth` function and the Auth emulator; nothing is minted here.
-import { adminAuth, functionUrl, type TestUser } from "./emulators.js";
+import { emailFor, functionUrl, TEST_PASSWORD, type TestUser } from "./emulators.js";
 
 export type DeviceKind = "desktop-agent" | "figma-plugin";
 const CLIENT_ID: Record<DeviceKind, string> = { "desktop-agent": "fotos-agent", "figma-plugin": "figma-plugin" };
@@ -16,7 +16,7 @@ export interface PairedDevice {
 }
 
 export const oauthUrl = (path = ""): string => functionUrl("oauth", path);
-export const TEST_PASSWORD = "test-password-123";
+export { TEST_PASSWORD };
 
 const form = (fields: Record<string, string>) => ({
   method: "POST",
@@ -27,8 +27,7 @@ const form = (fields: Record<string, string>) => ({
 
 /** Signs `user` in on the authorization server's page (as a browser would) and returns its session cookie. */
 export async function signInCookie(user: TestUser): Promise<string> {
-  const email = `${user.uid.toLowerCase()}@example.test`;
-  await adminAuth().updateUser(user.uid, { email, password: TEST_PASSWORD });
+  const email = emailFor(user.uid);
   const res = await fetch(oauthUrl("/signin"), form({ email, password: TEST_PASSWORD, next: "/apps" }));
   const cookie = res.headers.get("set-cookie")?.split(";")[0];
   if (res.status !== 303 || !cookie) throw new Error(`sign-in failed: HTTP ${res.status} ${await res.text()}`);

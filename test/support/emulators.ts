@@ -24,6 +24,9 @@ export function adminDb(): Firestore {
 
 export const adminAuth = () => getAuth(app());
 
+export const TEST_PASSWORD = "test-password-123";
+export const emailFor = (uid: string): string => `${uid.toLowerCase()}@example.test`;
+
 export interface TestUser {
   uid: string;
   token: string;
@@ -35,9 +38,13 @@ export interface TestUser {
  */
 export async function createUser(opts: { uid?: string; claims?: Record<string, unknown> } = {}): Promise<TestUser> {
   const uid = opts.uid ?? `test-${randomUUID().slice(0, 8)}`;
-  await adminAuth().createUser({ uid }).catch((err: { code?: string }) => {
-    if (err.code !== "auth/uid-already-exists") throw err;
-  });
+  // Every test user can also sign in on the sign-in pages (emailFor(uid) + TEST_PASSWORD). Set at
+  // creation: changing a password later revokes the tokens issued before, as in production.
+  await adminAuth()
+    .createUser({ uid, email: emailFor(uid), password: TEST_PASSWORD })
+    .catch((err: { code?: string }) => {
+      if (err.code !== "auth/uid-already-exists" && err.code !== "auth/email-already-exists") throw err;
+    });
   if (opts.claims) await adminAuth().setCustomUserClaims(uid, opts.claims);
   return { uid, token: await idTokenFor(uid) };
 }

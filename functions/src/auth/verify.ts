@@ -65,10 +65,9 @@ export class CallerVerifier implements OAuthTokenVerifier {
     if (kind === "device" && (!claims.device || !this.policy.devices?.includes(claims.device.kind))) {
       throw refuse(`This endpoint does not accept a ${claims.device?.kind ?? "device"} token`);
     }
-    if (!(await grantActive(claims.grantKind, claims.grantId, claims.uid))) {
-      throw refuse(kind === "device" ? "This device was unpaired: pair it again" : "Access for this app was revoked: connect it again");
-    }
-    const account = await accountState(claims.uid);
+    // One read of the grant on every request (so revocation works at once), beside the account check.
+    const [active, account] = await Promise.all([grantActive(claims.grantKind, claims.grantId, claims.uid), accountState(claims.uid)]);
+    if (!active) throw refuse(kind === "device" ? "This device was unpaired: pair it again" : "Access for this app was revoked: connect it again");
     const caller: Caller = {
       uid: claims.uid,
       claims: account.claims,

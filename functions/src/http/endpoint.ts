@@ -256,7 +256,8 @@ const PAGE_HEADERS = {
   // Pages load nothing from anywhere: inline styles only, no scripts, not framable.
   "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'",
   "x-frame-options": "DENY",
-  "referrer-policy": "no-referrer",
+  // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on form posts.
+  "referrer-policy": "same-origin",
   "x-content-type-options": "nosniff",
   "cache-control": "no-store",
 };

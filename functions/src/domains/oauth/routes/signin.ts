@@ -23,8 +23,8 @@ function form(req: HttpRequest, next: string, error?: string, email?: string): H
   return signInPage({ action: `${req.baseUrl}/signin`, next, purpose: PURPOSE, emailLink: methods().has("email-link"), google: methods().has("google"), ...(error ? { error } : {}), ...(email ? { email } : {}) });
 }
 
-async function finish(req: HttpRequest, next: string, result: SignInResult, failure: string): Promise<HttpReply> {
-  if (!result.ok) return form(req, next, failure);
+async function finish(req: HttpRequest, next: string, result: SignInResult, failure: string, email?: string): Promise<HttpReply> {
+  if (!result.ok) return form(req, next, failure, email);
   return redirect(`${req.baseUrl}${safeNext(next)}`, { "set-cookie": await startSession(result.idToken, req.baseUrl) });
 }
 
@@ -42,7 +42,7 @@ export const signInRoutes = [
     if (!f.email || !f.password) return form(req, next, "Enter your email and password.", f.email);
     const result = await signInWithPassword(f.email, f.password);
     const reason = result.ok ? "" : (REASONS[result.reason.split(" ")[0] ?? ""] ?? "Wrong email or password.");
-    return finish(req, next, result, reason);
+    return finish(req, next, result, reason, f.email);
   }),
   route("POST", "/signin/email-link", async (req) => {
     const f = fields(req.body);
