@@ -112,6 +112,8 @@ export class Agent {
   }
 
   private async heartbeat(): Promise<void> {
+    // Monitors change (a laptop docks): re-read them with every beat, so a capture need not.
+    if (this.display) this.monitors = await listMonitors().catch(() => this.monitors);
     try {
       await this.api.call("/agent/heartbeat", this.report());
       if (!this.status.connected) this.setStatus({ connected: true, detail: "reconnected" });
@@ -182,7 +184,7 @@ export class Agent {
       (err) => {
         this.log(`listener stopped (${err.code ?? err.message}); reconnecting`);
         this.setStatus({ connected: false, detail: "reconnecting" });
-        if (!this.stopped) void sleep(backoff(0)).then(() => this.listen());
+        if (!this.stopped) void sleep(backoff(0)).then(() => this.listen()).catch((e: Error) => this.fatal(e));
       },
     );
   }
@@ -222,8 +224,8 @@ export class Agent {
         claimed.mode === "window"
           ? await captureWindow(claimed.windowTitle ?? "")
           : claimed.mode === "monitor"
-            ? await captureMonitor(claimed.monitorIndex ?? 0)
-            : await captureFullscreen();
+            ? await captureMonitor(claimed.monitorIndex ?? 0, this.monitors)
+            : await captureFullscreen(this.monitors);
     } catch (err) {
       const message = err instanceof CaptureError ? err.message : `The capture failed on "${this.name}": ${(err as Error).message}`;
       this.log(`capture ${requestId} failed: ${message}`);

@@ -140,10 +140,10 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** All monitors composited into one image at their real positions. */
-export async function captureFullscreen(): Promise<Buffer> {
+/** All monitors composited into one image at their real positions (`known`: a fresh monitor list, saves listing them again). */
+export async function captureFullscreen(known?: Monitor[]): Promise<Buffer> {
   return guard(async () => {
-    const monitors = await listMonitors();
+    const monitors = known?.length ? known : await listMonitors();
     if (!monitors.length) return screenshot({ format: "png" });
     if (monitors.length === 1) return toPng(await grabMonitor(monitors[0]!));
     const shots = await Promise.all(monitors.map(grabMonitor));
@@ -158,9 +158,9 @@ export async function captureFullscreen(): Promise<Buffer> {
   });
 }
 
-export async function captureMonitor(index: number): Promise<Buffer> {
+export async function captureMonitor(index: number, known?: Monitor[]): Promise<Buffer> {
   return guard(async () => {
-    const monitors = await listMonitors();
+    const monitors = known?.[index] ? known : await listMonitors();
     const m = monitors[index];
     if (!m) throw new CaptureError(`No monitor with index ${index}: this computer has ${monitors.length} (0–${monitors.length - 1})`);
     return toPng(await grabMonitor(m));

@@ -274,3 +274,54 @@ export function killQuietly(pid: number | undefined): void {
 }
 
 export { execFileSync };
+
+export interface Proxy {
+  port: number;
+  /** The network drops: open connections are cut, new ones refused. */
+  down(): Promise<void>;
+  /** The network is back. */
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTP proxy to 127.0.0.1:`targetPort` that can drop and come back, on a fixed port. It keeps
+ * the Host header of the target (the emulated functions derive their own URL, hence the tokens'
+ * audience, from it).
+ */
+export async function startProxy(targetPort: number): Promise<Proxy> {
+  const http = await import("node:http");
+  const sockets = new Set<import("node:net").Socket>();
+  let server: import("node:http").Server | undefined;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server = http.createServer((req, res) => {
+        const upstream = http.request(
+          { host: "127.0.0.1", port: targetPort, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${targetPort}` } },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        upstream.on("error", () => res.destroy());
+        req.pipe(upstream);
+      });
+      server.on("connection", (s) => {
+        sockets.add(s);
+        s.on("close", () => sockets.delete(s));
+      });
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        port = (server!.address() as { port: number }).port;
+        resolve();
+      });
+    });
+  const down = async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    server = undefined;
+  };
+  await listen();
+  return { port, down, up: listen, close: down };
+}

@@ -15,6 +15,7 @@ import {
   openWindow,
   pairAgent,
   runAgent,
+  startProxy,
   startTwoMonitorDisplay,
   startXvfb,
   waitFor,
@@ -242,6 +243,48 @@ describe("when the agent is not there", () => {
       await headless.stop();
     }
   });
+});
+
+describe("a network drop while the agent answers", () => {
+  test("the upload is retried when the network is back: the tool gets its screenshot, stored once", async () => {
+    const erin = await createUser();
+    const home = newAgentHome();
+    await pairAgent(home, "erin-laptop", (code) => confirmUserCode(erin, code));
+    erin.token = await idTokenFor(erin.uid);
+    // The agent reaches the functions through a proxy that can drop (its Firestore listener does not).
+    const functions = new URL(functionUrl("fotos"));
+    const proxy = await startProxy(Number(functions.port));
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    const credsPath = `${home}/credentials.json`;
+    const via = (url: string) => url.replace(functions.host, `127.0.0.1:${proxy.port}`);
+    const creds = JSON.parse(readFileSync(credsPath, "utf8"));
+    writeFileSync(credsPath, JSON.stringify({ ...creds, server: via(creds.server), tokenEndpoint: via(creds.tokenEndpoint) }), { mode: 0o600 });
+    const erinAgent = await runAgent(home, x.display, { FOTOS_AGENT_HEARTBEAT_MS: "5000" });
+    const erinClient = await connect("fotos", { token: erin.token });
+    let passed = false;
+    try {
+      const deviceId = (await adminDb().collection("fotosAgents").where("owner", "==", erin.uid).get()).docs[0]!.id;
+      const call = callTool(erinClient, "take_screenshot", { delay_ms: 5000 });
+      // The claim's answer has reached the agent (it logs the capture it is about to take, after the delay).
+      await erinAgent.waitForOutput(/capture [0-9a-f-]+: fullscreen after 5000 ms/);
+      await proxy.down();
+      await erinAgent.waitForOutput(/\/agent\/upload failed .*retrying/);
+      await proxy.up();
+      const result = await call;
+      expect(result.isError).toBeFalsy();
+      const done = (await requestsOf(deviceId)).filter((d) => d.get("status") === "done");
+      expect(done).toHaveLength(1);
+      const listed = (await callTool(erinClient, "list_screenshots", {})).structuredContent as { count: number; screenshots: { id: string }[] };
+      expect(listed.count).toBe(1);
+      expect(listed.screenshots[0]!.id).toBe(done[0]!.get("screenshotId"));
+      passed = true;
+    } finally {
+      if (!passed) console.error(`agent output:\n${erinAgent.output()}`);
+      await erinClient.close();
+      await erinAgent.stop();
+      await proxy.close();
+    }
+  }, 180_000);
 });
 
 describe("two monitors (Xorg dummy driver: two xrandr outputs side by side)", () => {

@@ -94,6 +94,10 @@ describe("the agent's upload route", () => {
   test("a request is claimed once: the second claim (another run, a re-delivered snapshot) is refused", async () => {
     const id = await request(alice.uid, device.deviceId);
     expect((await post("/agent/claim", device.accessToken, JSON.stringify({ requestId: id, sessionId: SESSION }))).status).toBe(200);
+    // The same run asking again (its first answer was lost) gets the parameters again.
+    const again = await post("/agent/claim", device.accessToken, JSON.stringify({ requestId: id, sessionId: SESSION }));
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ requestId: id, mode: "fullscreen", delayMs: 0 });
     const second = await post("/agent/claim", device.accessToken, JSON.stringify({ requestId: id, sessionId: "another-session-2" }));
     expect(second.status).toBe(409);
     expect(await second.json()).toEqual({ error: "This capture request is already claimed" });

@@ -27,7 +27,7 @@ export async function modelImage(image: Buffer, maxSide = MODEL_IMAGE_SIDE, maxB
   if (fits && meta.format === "png" && image.length <= maxBytes) return { data: image, mimeType: "image/png", width, height };
 
   const resized = sharp(image).resize({ width: maxSide, height: maxSide, fit: "inside", withoutEnlargement: true });
-  const { data: png, info } = await resized.clone().png({ compressionLevel: 9, adaptiveFiltering: true }).toBuffer({ resolveWithObject: true });
+  const { data: png, info } = await resized.clone().png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true });
   if (png.length <= maxBytes) return { data: png, mimeType: "image/png", width: info.width, height: info.height };
   for (const quality of [85, 75, 60, 45, 30]) {
     const jpeg = await resized.clone().flatten({ background: "#ffffff" }).jpeg({ quality, mozjpeg: true }).toBuffer();

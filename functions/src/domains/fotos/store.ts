@@ -4,7 +4,7 @@
 //   gs://<bucket>/users/{uid}/screenshots/{id}.png
 // Every function takes the owner's uid: an id of someone else's screenshot is simply not found.
 import { randomUUID } from "node:crypto";
-import { Timestamp, type DocumentSnapshot } from "firebase-admin/firestore";
+import { Timestamp, type DocumentData } from "firebase-admin/firestore";
 import { envNumber } from "../../mcp/env.js";
 import { invalidInput, ToolError } from "../../mcp/errors.js";
 import { firestore } from "../../platform/firebase.js";
@@ -67,10 +67,9 @@ export function pngSize(png: Buffer): { width: number; height: number } {
   return { width, height };
 }
 
-function toMeta(snap: DocumentSnapshot): ScreenshotMeta {
-  const d = snap.data()!;
+function toMeta(id: string, d: DocumentData): ScreenshotMeta {
   const meta: ScreenshotMeta = {
-    id: snap.id,
+    id,
     width: d.width,
     height: d.height,
     createdAt: (d.createdAt as Timestamp).toDate().toISOString(),
@@ -94,21 +93,20 @@ export async function saveScreenshot(uid: string, png: Buffer, meta: NewScreensh
   const expiresAt = Timestamp.fromMillis(now + RETENTION_DAYS * 86_400_000);
   const path = blobPath(uid, id);
   await putObject(path, png, "image/png");
-  await screenshots(uid)
-    .doc(id)
-    .set({
-      width,
-      height,
-      createdAt,
-      mode: meta.mode,
-      monitorIndex: meta.monitorIndex,
-      windowTitle: meta.windowTitle,
-      sourceId: meta.sourceId,
-      bytes: png.length,
-      expiresAt,
-      storagePath: path,
-    });
-  return toMeta(await screenshots(uid).doc(id).get());
+  const data = {
+    width,
+    height,
+    createdAt,
+    mode: meta.mode,
+    monitorIndex: meta.monitorIndex,
+    windowTitle: meta.windowTitle,
+    sourceId: meta.sourceId,
+    bytes: png.length,
+    expiresAt,
+    storagePath: path,
+  };
+  await screenshots(uid).doc(id).set(data);
+  return toMeta(id, data);
 }
 
 /** Metadata of one screenshot of `uid`; unknown, expired or foreign ids → screenshotNotFound. */
@@ -116,13 +114,14 @@ export async function getScreenshotMeta(uid: string, id: string): Promise<Screen
   if (!ID.test(id)) throw screenshotNotFound(id);
   const snap = await screenshots(uid).doc(id).get();
   if (!snap.exists || (snap.get("expiresAt") as Timestamp).toMillis() <= Date.now()) throw screenshotNotFound(id);
-  return toMeta(snap);
+  return toMeta(snap.id, snap.data()!);
 }
 
 /** Metadata and the original PNG of one screenshot of `uid`. */
 export async function loadScreenshot(uid: string, id: string): Promise<{ meta: ScreenshotMeta; png: Buffer }> {
-  const meta = await getScreenshotMeta(uid, id);
-  const png = await getObject(blobPath(uid, id));
+  if (!ID.test(id)) throw screenshotNotFound(id);
+  // Both at once: the metadata decides, the image download does not wait for it.
+  const [meta, png] = await Promise.all([getScreenshotMeta(uid, id), getObject(blobPath(uid, id))]);
   if (!png) throw screenshotNotFound(id); // the cleanup is deleting it right now
   return { meta, png };
 }
@@ -134,7 +133,7 @@ export async function listScreenshots(uid: string, limit: number): Promise<Scree
   const snap = await screenshots(uid).orderBy("createdAt", "desc").limit(n).get();
   const now = Date.now();
   // Expired ones are the oldest (retention is the same for all), so dropping them keeps the order.
-  return snap.docs.filter((d) => (d.get("expiresAt") as Timestamp).toMillis() > now).map(toMeta);
+  return snap.docs.filter((d) => (d.get("expiresAt") as Timestamp).toMillis() > now).map((d) => toMeta(d.id, d.data()));
 }
 
 /** Deletes expired screenshots of every user with their images; returns how many. */

@@ -65,6 +65,7 @@ export const agentRoutes: HttpRoute[] = [
   {
     method: "POST",
     path: "/agent/register",
+    description: "Desktop agent (device token): comes online with its display, monitors and version",
     access: AGENT,
     async handle(req: HttpRequest, ctx) {
       const agent = agentOf(ctx);
@@ -84,6 +85,7 @@ export const agentRoutes: HttpRoute[] = [
   {
     method: "POST",
     path: "/agent/heartbeat",
+    description: "Desktop agent: still online (every 10 s)",
     access: AGENT,
     async handle(req, ctx) {
       const agent = agentOf(ctx);
@@ -94,6 +96,7 @@ export const agentRoutes: HttpRoute[] = [
   {
     method: "POST",
     path: "/agent/offline",
+    description: "Desktop agent: going offline (clean stop)",
     access: AGENT,
     async handle(req, ctx) {
       const agent = agentOf(ctx);
@@ -105,6 +108,7 @@ export const agentRoutes: HttpRoute[] = [
   {
     method: "POST",
     path: "/agent/claim",
+    description: "Desktop agent: takes on one capture request addressed to it, once",
     access: AGENT,
     async handle(req, ctx) {
       const agent = agentOf(ctx);
@@ -117,6 +121,8 @@ export const agentRoutes: HttpRoute[] = [
         if (!snap.exists) throw new ToolError("not_found", "No such capture request");
         const r = toRequest(snap);
         if (r.device !== agent.id || r.owner !== agent.owner) throw forbidden("This capture request is addressed to another device");
+        // The same run asking again: its first answer was lost on the way (network drop).
+        if (r.status === "claimed" && snap.get("claimedBy") === body.sessionId) return r;
         if (r.status !== "pending") throw conflict(`This capture request is already ${r.status}`);
         if (r.expiresAt.getTime() <= Date.now()) throw conflict("This capture request has expired");
         tx.update(ref, { status: "claimed", claimedBy: body.sessionId, claimedAt: Timestamp.now() });
@@ -135,6 +141,7 @@ export const agentRoutes: HttpRoute[] = [
   {
     method: "POST",
     path: "/agent/upload",
+    description: "Desktop agent: the PNG for a claimed request (raw body, at most 25 MB)",
     access: AGENT,
     body: { type: "binary", maxBytes: MAX_PNG_BYTES },
     async handle(req, ctx) {
@@ -169,6 +176,7 @@ export const agentRoutes: HttpRoute[] = [
   {
     method: "POST",
     path: "/agent/fail",
+    description: "Desktop agent: why a request could not be captured (returned by take_screenshot word for word)",
     access: AGENT,
     async handle(req, ctx) {
       const agent = agentOf(ctx);
