@@ -10,6 +10,7 @@ import { uidOf } from "../source.js";
 export const uploadRoute: HttpRoute = {
   method: "POST",
   path: "/screenshots",
+  description: "Signed-in user: upload a PNG (raw body, at most 25 MB) as a new screenshot, for use without the desktop agent → 201 {screenshot_id, width, height}",
   access: SIGNED_IN,
   body: { type: "binary", maxBytes: MAX_PNG_BYTES },
   async handle(req, ctx) {

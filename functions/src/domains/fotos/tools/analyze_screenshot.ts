@@ -12,7 +12,7 @@ export const analyzeScreenshotTool = tool(
     title: "Analyze a screenshot with a vision model",
     description:
       "Sends a screenshot and a prompt to a vision LLM and returns its answer with the model name and token usage. " +
-      "provider: claude (default), openai, gemini, ollama (a local Ollama, URL from the settings). Without screenshot_id a new fullscreen screenshot is captured first. " +
+      "provider: claude, openai, gemini, ollama (a local Ollama, URL from the settings); default: the provider chosen in settings://current, else claude. Without screenshot_id a new fullscreen screenshot is captured first. " +
       "The image is downscaled to what the provider accepts.",
     inputSchema: z.object({
       screenshot_id: z.string().min(1).max(100).optional().describe("ID of a screenshot; if omitted, a new fullscreen capture is taken first"),
