@@ -103,6 +103,16 @@ describe("ocr_screenshot and screenshots://{id}/ocr", () => {
     expect(textOf(fr)).toBe('Error: Unsupported OCR language "fra": use one of eng, deu, jpn (400)');
   });
 
+  test("without language: the OCR language chosen in the user's settings, else eng", async () => {
+    await adminDb().doc(`users/${alice.uid}/fotos/settings`).set({ ai: { ocrLanguage: "deu" } }, { merge: true });
+    try {
+      const de = structured(await callTool(client, "ocr_screenshot", { screenshot_id: ids.german }));
+      expect(de.language).toBe("deu");
+    } finally {
+      await adminDb().doc(`users/${alice.uid}/fotos/settings`).set({ ai: { ocrLanguage: "eng" } }, { merge: true });
+    }
+  });
+
   test("the resource returns the cached result, or runs OCR once and caches it", async () => {
     const cached = await client.readResource({ uri: `screenshots://${ids.german}/ocr` });
     const body = JSON.parse((cached.contents[0] as { text: string }).text);

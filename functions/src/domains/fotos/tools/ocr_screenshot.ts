@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
 import { OCR_LANGUAGES, ocrLanguage } from "../../../platform/ocr.js";
+import { storedAiChoice } from "../ai-settings.js";
 import { ocrScreenshot, publicOcr } from "../ocr-cache.js";
 import { screenshotOrCapture, uidOf } from "../source.js";
 
@@ -12,10 +13,10 @@ export const ocrScreenshotTool = tool(
     title: "Read the text in a screenshot (OCR)",
     description:
       "Extracts the text of a screenshot with OCR: the full text plus every word with its bounding box (x, y, w, h in the screenshot's pixels) and confidence (0-1). " +
-      `Without screenshot_id a new fullscreen screenshot is captured first (needs the Fotos agent running). language: ${OCR_LANGUAGES.join(", ")} (default eng). Results are cached per screenshot and language.`,
+      `Without screenshot_id a new fullscreen screenshot is captured first (needs the Fotos agent running). language: ${OCR_LANGUAGES.join(", ")} (default: the one chosen in settings://current, else eng). Results are cached per screenshot and language.`,
     inputSchema: z.object({
       screenshot_id: z.string().min(1).max(100).optional().describe("ID of a screenshot; if omitted, a new fullscreen capture is taken first"),
-      language: z.string().min(1).max(20).default("eng").describe(`OCR language code: ${OCR_LANGUAGES.join(", ")}`),
+      language: z.string().min(1).max(20).optional().describe(`OCR language code: ${OCR_LANGUAGES.join(", ")} (default: ai.ocrLanguage from settings://current, else eng)`),
     }),
     outputSchema: z.object({
       screenshot_id: z.string(),
@@ -28,8 +29,7 @@ export const ocrScreenshotTool = tool(
     annotations: { readOnlyHint: false, openWorldHint: false, idempotentHint: true },
   },
   async ({ screenshot_id, language }, ctx) => {
-    const lang = ocrLanguage(language);
-    uidOf(ctx);
+    const lang = ocrLanguage(language ?? (await storedAiChoice(uidOf(ctx))).ocrLanguage ?? "eng");
     const { meta, png } = await screenshotOrCapture(ctx, screenshot_id);
     const { result, cached } = await ocrScreenshot(uidOf(ctx), meta, png, lang);
     return { data: { screenshot_id: meta.id, ...publicOcr(result), cached } };
