@@ -53,12 +53,19 @@ const token = await demoIdToken(DEMO_USERS.alice);
 const auth = (s: Served) => (s.signedIn ? { Authorization: `Bearer ${token}` } : undefined);
 
 console.log(bold("\nMCP servers"));
-for (const s of served) console.log(`  ${s.name.padEnd(10)} ${s.url}${s.signedIn ? dim("   (needs a Bearer token)") : ""}`);
+for (const s of served) console.log(`  ${s.name.padEnd(10)} ${s.url}${s.signedIn ? dim("   (sign in with OAuth, or send a Bearer ID token)") : ""}`);
+
+const oauth = `http://${functionsHost}/${project}/us-central1/oauth`;
+console.log(bold("\nClaude: paste one URL, sign in in your browser (OAuth)"));
+console.log(`  ${dim("Claude Code signs in through its browser flow: run the command, then /mcp → Authenticate.")}`);
+for (const s of served.filter((x) => x.signedIn)) console.log(`  claude mcp add --transport http ${s.name} ${s.url}`);
+console.log(`  ${dim(`claude.ai / Claude Desktop "Add custom connector" take the same URL once it is reachable from the internet (deployed: see README "Deploy").`)}`);
+console.log(`  Sign in as ${DEMO_USERS.alice.email} / ${DEMO_USERS.alice.password}. Connected apps and paired devices: ${oauth}/apps`);
 
 console.log(bold("\nSigned in as alice@example.com — ID token (valid 1 hour; refresh with `npm run token -- alice`, or bob / dave / carol):"));
 console.log(`  ${token}`);
 
-console.log(bold("\nClaude Code"));
+console.log(bold("\nClaude Code with a token instead of OAuth"));
 for (const s of served) {
   console.log(`  claude mcp add --transport http ${s.name} ${s.url}${s.signedIn ? ` --header "Authorization: Bearer $(npm run -s token -- alice)"` : ""}`);
 }

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { afterAll, describe, expect, test } from "vitest";
 import { importJWK, SignJWT } from "jose";
-import { adminAuth, adminDb, createUser, functionUrl, type TestUser } from "../support/emulators.js";
+import { adminAuth, adminDb, createUser, emailFor, functionUrl, PROJECT, type TestUser } from "../support/emulators.js";
 import { oauthUrl, pairDevice } from "../support/devices.js";
 import { authorizeInBrowser, REDIRECT_URI, serveDocument } from "../support/oauth.js";
 
@@ -213,5 +213,41 @@ describe("devices and accounts", () => {
     await expect.poll(status, { timeout: 30_000, interval: 500 }).toMatch(/403/);
     await adminAuth().updateUser(clinician.uid, { disabled: true });
     await expect.poll(status, { timeout: 30_000, interval: 500 }).toMatch(/^401 [\s\S]*disabled/);
+  });
+});
+
+describe("sign-in methods and remembered consent", () => {
+  test("a sign-in link sent by email signs the person in (the Auth emulator holds the email)", async () => {
+    const user = await createUser();
+    const email = emailFor(user.uid);
+    const sent = await post("/signin/email-link", { email, next: "/apps" });
+    expect(await sent.text()).toContain("Check your email");
+    const codes = (await (await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/emulator/v1/projects/${PROJECT}/oobCodes`)).json()) as { oobCodes: { email: string; oobLink: string; requestType: string }[] };
+    const mail = codes.oobCodes.filter((c) => c.email === email && c.requestType === "EMAIL_SIGNIN").at(-1)!;
+    // The emulator's link carries the continue URL; the person's browser ends up there with the code.
+    const link = new URL(mail.oobLink);
+    const back = new URL(link.searchParams.get("continueUrl")!);
+    back.searchParams.set("oobCode", link.searchParams.get("oobCode")!);
+    const res = await fetch(back, { redirect: "manual" });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(oauthUrl("/apps"));
+    expect(res.headers.get("set-cookie")).toMatch(/^__session=.+HttpOnly; SameSite=Lax/);
+    // The link works once.
+    expect((await fetch(back, { redirect: "manual" })).status).toBe(400);
+  });
+
+  test("consent is remembered per user and client: the second authorization goes straight back", async () => {
+    const user = await createUser();
+    const clientId = await register();
+    await codeFor(user, clientId);
+    const { challenge } = pkce();
+    const { signInCookie } = await import("../support/devices.js");
+    const cookie = await signInCookie(user);
+    const first = await fetch(authorizeUrl(clientId, challenge), { redirect: "manual" });
+    const consent = await fetch(new URL(first.headers.get("location")!), { redirect: "manual", headers: { cookie } });
+    expect(consent.status).toBe(303);
+    const back = new URL(consent.headers.get("location")!);
+    expect(back.origin + back.pathname).toBe(REDIRECT_URI);
+    expect(back.searchParams.get("code")).toMatch(/^mcpac_/);
   });
 });

@@ -4,6 +4,7 @@
 import { randomInt } from "node:crypto";
 import { FieldValue } from "firebase-admin/firestore";
 import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
+import { hitRateLimit } from "../../../platform/rate-limit.js";
 import { escapeHtml, hidden, page } from "../pages.js";
 import { DEVICE_CLIENTS, isDeviceClient } from "../scopes.js";
 import { csrfToken, csrfValid, readSession } from "../session.js";
@@ -27,6 +28,8 @@ const deviceAuthorization = route(
     if (!f.client_id || !isDeviceClient(f.client_id)) {
       return oauthError(400, "invalid_client", `client_id must be one of ${Object.keys(DEVICE_CLIENTS).join(", ")}`);
     }
+    const limit = await hitRateLimit(req.clientIp, { bucket: "oauth-device", limit: 30, windowSeconds: 3600 }).catch(() => undefined);
+    if (limit && !limit.allowed) return oauthError(429, "slow_down", `Too many pairing attempts; try again in ${limit.retryAfterSeconds} seconds`);
     const name = (f.device_name ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 60) || DEVICE_CLIENTS[f.client_id].title;
     const deviceCode = secret("mcpdc");
     const userCode = newUserCode();
