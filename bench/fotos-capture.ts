@@ -34,6 +34,13 @@ async function main(): Promise<void> {
   await ensureX11Packages();
   await buildAgent();
   const x = await startXvfb(1920, 1080);
+  // BENCH_FOTOS_BACKGROUND=plasma: a noisy root background (a PNG of several MB, the worst case)
+  // instead of the black one (a few KB); a real desktop lies in between.
+  if (process.env.BENCH_FOTOS_BACKGROUND === "plasma") {
+    const { execFileSync } = await import("node:child_process");
+    execFileSync("/usr/bin/convert", ["-size", "1920x1080", "plasma:fractal", "/tmp/fotos-bench-bg.png"]);
+    execFileSync("/usr/bin/display", ["-window", "root", "/tmp/fotos-bench-bg.png"], { env: { ...process.env, DISPLAY: x.display } });
+  }
   const win = await openWindow(x.display, "Fotos bench window", "The quick brown fox jumps over the lazy dog 0123456789", "100x30+200+150");
   const user = await createUser();
   const home = newAgentHome();
@@ -79,7 +86,7 @@ async function main(): Promise<void> {
     const idleCpuPercent = ((b.cpuTicks - a.cpuTicks) / ticksPerSecond / ((Date.now() - t0) / 1000)) * 100;
 
     const figures = {
-      display: "1920x1080 (Xvfb), fullscreen PNG",
+      display: `1920x1080 (Xvfb, ${process.env.BENCH_FOTOS_BACKGROUND === "plasma" ? "plasma" : "black"} background), fullscreen PNG`,
       runs: RUNS,
       pngBytes: rawBytes,
       rawCaptureMs: summary(raw),

@@ -257,8 +257,12 @@ export async function runAgent(home: string, display: string | undefined, env: R
 
 /** `fotos-agent <args>` to completion (pause, resume, status, autostart). */
 export async function agentCommand(home: string, ...args: string[]): Promise<{ code: number | null; output: string }> {
+  return agentCommandWith({}, home, ...args);
+}
+
+export async function agentCommandWith(env: Record<string, string | undefined>, home: string, ...args: string[]): Promise<{ code: number | null; output: string }> {
   await buildAgent();
-  const p = agentProcess(args, home, {});
+  const p = agentProcess(args, home, env);
   const code = await new Promise<number | null>((r) => p.proc.once("exit", r));
   return { code, output: p.output() };
 }

@@ -10,6 +10,7 @@ import { callTool, connect, textOf } from "../support/mcp.js";
 import { confirmUserCode, pairDevice } from "../support/devices.js";
 import {
   agentCommand,
+  agentCommandWith,
   ensureX11Packages,
   newAgentHome,
   openWindow,
@@ -84,6 +85,22 @@ describe("the paired agent captures on request", () => {
     expect(status.code).toBe(0);
     expect(status.output).toMatch(/paired: "alice-laptop"/);
     expect(status.output).toMatch(/credential accepted/);
+  });
+
+  test("starts at login only when asked: `autostart enable` writes an XDG autostart entry running this agent, `disable` removes it", async () => {
+    const { existsSync, mkdtempSync, readFileSync } = await import("node:fs");
+    const config = mkdtempSync("/tmp/fotos-xdg-");
+    const entry = `${config}/autostart/fotos-agent.desktop`;
+    expect(existsSync(entry)).toBe(false);
+    const on = await agentCommandWith({ XDG_CONFIG_HOME: config }, aliceHome, "autostart", "enable");
+    expect(on.code).toBe(0);
+    const text = readFileSync(entry, "utf8");
+    expect(text).toMatch(/^\[Desktop Entry\]\nType=Application\nName=Fotos agent\n/);
+    expect(text).toContain(`Exec=env FOTOS_AGENT_HOME="${aliceHome}" "${process.execPath}" "`);
+    expect(text).toMatch(/desktop-agent\/bin\/fotos-agent\.js" run\n/);
+    expect((await agentCommandWith({ XDG_CONFIG_HOME: config }, aliceHome, "status")).output).toContain(`autostart: ${entry}`);
+    await agentCommandWith({ XDG_CONFIG_HOME: config }, aliceHome, "autostart", "disable");
+    expect(existsSync(entry)).toBe(false);
   });
 
   test("fullscreen (the default): the whole screen, a model-sized copy, the original behind screenshots://{id}, listed first", async () => {

@@ -121,12 +121,17 @@ function waitForAgent(ctx: RequestContext, id: string, agent: Agent, budgetMs: n
       for (const stop of stops) stop();
       fn();
     };
-    // Ends the request for the agent too ("nothing left pending"), unless it finished meanwhile.
-    const giveUp = (error: ToolError) =>
+    // Ends the request for the agent too ("nothing left pending"). If it ended meanwhile (the
+    // agent answered in the same instant), that answer wins.
+    let givingUp = false;
+    const giveUp = (error: ToolError) => {
+      if (givingUp) return;
+      givingUp = true;
       failIfOpen(id, error.message).then(
-        (r) => finish(() => (r && r.status === "done" ? resolve(r) : r && r.status === "failed" && r.error !== error.message ? reject(agentError(r.error ?? "")) : reject(error))),
+        (r) => finish(() => (r && (r.status === "done" || r.status === "failed") && r.error !== error.message ? resolve(r) : reject(error))),
         () => finish(() => reject(error)),
       );
+    };
 
     stops.push(
       requests()
@@ -154,7 +159,7 @@ function waitForAgent(ctx: RequestContext, id: string, agent: Agent, budgetMs: n
     const ticker = setInterval(() => {
       const elapsed = Date.now() - started;
       if (!isOnline(current)) {
-        void giveUp(
+        giveUp(
           unavailable(
             `The Fotos agent on "${agent.name}" stopped before it answered (last seen ${current.lastSeenAt.toISOString()}), so no screenshot was taken. Start it again (\`npx fotos-agent run\`) and retry`,
           ),
@@ -162,7 +167,7 @@ function waitForAgent(ctx: RequestContext, id: string, agent: Agent, budgetMs: n
         return;
       }
       if (elapsed >= budgetMs) {
-        void giveUp(
+        giveUp(
           timedOut(`The Fotos agent on "${agent.name}" did not answer within ${Math.round(budgetMs / 1000)} seconds, so no screenshot was taken. Check that it is running and not stuck, then retry`),
         );
         return;
@@ -170,7 +175,7 @@ function waitForAgent(ctx: RequestContext, id: string, agent: Agent, budgetMs: n
       void ctx.progress(Math.round(elapsed / 1000), Math.round(budgetMs / 1000), `Waiting for the Fotos agent on "${agent.name}" to capture`);
     }, 500);
     stops.push(() => clearInterval(ticker));
-    const onAbort = () => void giveUp(new ToolError("conflict", "The capture was cancelled by the client"));
+    const onAbort = () => giveUp(new ToolError("conflict", "The capture was cancelled by the client"));
     if (ctx.signal.aborted) onAbort();
     else {
       ctx.signal.addEventListener("abort", onAbort, { once: true });

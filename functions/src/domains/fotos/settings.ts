@@ -8,7 +8,6 @@ export const DEFAULT_SETTINGS = {
     defaultMode: "fullscreen",
     delayMs: 0,
     format: "png",
-    retentionDays: 7,
   },
   annotation: {
     color: "#FF0000",
