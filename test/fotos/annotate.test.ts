@@ -1,6 +1,10 @@
 // Annotation rendering on real PNGs, checked pixel by pixel: the seed's defaults (#FF0000,
 // stroke 2), array order (a blur after a rect blurs the rect), a real blur, arrows with heads at
 // the last point, text, clipping at the image edge, and invalid annotations named by index and field.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, test } from "vitest";
 import { renderAnnotations } from "../../functions/src/domains/fotos/annotate/render.js";
@@ -80,6 +84,39 @@ describe("shapes with the seed's defaults", () => {
       expect(word.x).toBeLessThan(40);
       expect(word.y).toBeGreaterThanOrEqual(38);
       expect(word.y).toBeLessThan(52);
+    } finally {
+      await ocr.close();
+    }
+  });
+});
+
+describe("fonts for text, as deployed", () => {
+  // Cloud Functions' image has almost no fonts: text must render from functions/assets/fonts alone.
+  // A child process renders with fontconfig limited to that folder (or to nothing, for contrast).
+  function renderWithFontsFrom(dir: string): Buffer {
+    const conf = mkdtempSync(join(tmpdir(), "fotos-fc-"));
+    writeFileSync(join(conf, "fonts.conf"), `<?xml version="1.0"?><fontconfig><dir>${dir}</dir><cachedir>${conf}</cachedir></fontconfig>`);
+    const script = `
+      const { renderAnnotations } = await import(${JSON.stringify(new URL("../../functions/src/domains/fotos/annotate/render.ts", import.meta.url).href)});
+      const sharp = (await import("sharp")).default;
+      const base = await sharp({ create: { width: 360, height: 80, channels: 3, background: "#ffffff" } }).png().toBuffer();
+      const out = await renderAnnotations(base, [{ type: "text", x: 10, y: 20, text: "Look here", height: 32, color: "#000000", stroke_width: 2 }]);
+      process.stdout.write(out.toString("base64"));`;
+    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      env: { ...process.env, FONTCONFIG_FILE: join(conf, "fonts.conf") },
+      encoding: "utf8",
+      maxBuffer: 10 * 1024 * 1024,
+    });
+    return Buffer.from(out, "base64");
+  }
+
+  test("text renders legibly from the shipped fonts alone; without any font it does not", async () => {
+    const ocr = new TesseractOcr();
+    try {
+      const shipped = await ocr.recognize(renderWithFontsFrom(new URL("../../functions/assets/fonts", import.meta.url).pathname), "eng");
+      expect(shipped.text).toContain("Look here");
+      const none = await ocr.recognize(renderWithFontsFrom("/nonexistent"), "eng");
+      expect(none.text).not.toContain("Look here");
     } finally {
       await ocr.close();
     }
