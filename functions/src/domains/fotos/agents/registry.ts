@@ -57,8 +57,14 @@ export interface CaptureRequest {
 export const agents = () => firestore().collection(AGENTS);
 export const requests = () => firestore().collection(REQUESTS);
 
-/** An agent counts as online while its heartbeats keep coming: three missed beats (+2 s slack) and it is not. */
-export const isOnline = (a: Agent, now = Date.now()) => a.online && now - a.lastSeenAt.getTime() <= a.heartbeatMs * 3 + 2000;
+/**
+ * An agent counts as online while its heartbeats keep coming: three missed beats (+2 s slack, and
+ * never less than 10 s: a beat can wait for a busy or cold function instance) and it is not.
+ * A clean stop says so at once (online false).
+ */
+export const STALE_AFTER_MIN_MS = 10_000;
+export const isOnline = (a: Agent, now = Date.now()) =>
+  a.online && now - a.lastSeenAt.getTime() <= Math.max(a.heartbeatMs * 3 + 2000, STALE_AFTER_MIN_MS);
 
 const date = (v: unknown): Date => (v instanceof Timestamp ? v.toDate() : new Date(0));
 
