@@ -180,9 +180,21 @@ describe("invalid annotations name the index and the field", () => {
   test("wrong values", () => {
     expect(input([{ type: "star", x: 1, y: 1 }])).toThrow('annotations.0.type must be one of: "arrow", "rect", "ellipse", "text", "blur"');
     expect(input([{ type: "rect", x: 1, y: 1, width: 10, height: 10, color: "red; fill:url(x)" }])).toThrow("annotations.0.color must be a hex color");
+    // A word that is not a CSS color would draw nothing at all: refused, not silently invisible.
+    expect(input([{ type: "rect", x: 1, y: 1, width: 10, height: 10, color: "notacolor" }])).toThrow("annotations.0.color must be a hex color such as #FF0000 or a CSS color name such as red");
+    expect(input([{ type: "rect", x: 1, y: 1, width: 10, height: 10, color: "RebeccaPurple" }])).not.toThrow();
+    expect(input([{ type: "rect", x: 1, y: 1, width: 10, height: 10, x2: 5 }, { type: "rect", x: null, y: 1, width: 10, height: 10 }])).toThrow("annotations.1.x");
     expect(input([{ type: "rect", x: "1", y: 1, width: 10, height: 10 }])).toThrow("annotations.0.x must be a number, not a string");
     expect(input([{ type: "blur", x: 1, y: 1, width: -5, height: 10 }])).toThrow("annotations.0.width must be at least 0");
     expect(input([])).toThrow("annotations must have at least 1 item");
+  });
+
+  test("text with characters XML cannot hold (control characters, lone surrogates) is drawn without them, not an internal error", async () => {
+    const out = await renderAnnotations(base, annotations([{ type: "text", x: 10, y: 10, height: 30, text: "bell\u0007 nul\u0000 \uD800half" }]));
+    const at = await pixels(out);
+    let red = 0;
+    for (let y = 10; y < 45; y++) for (let x = 10; x < 300; x++) if (at(x, y)[0]! > 200 && at(x, y)[1]! < 80) red++;
+    expect(red).toBeGreaterThan(50); // the rest of the text is there
   });
 
   test("defaults are the seed's", () => {

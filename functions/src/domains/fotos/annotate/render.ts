@@ -32,8 +32,10 @@ export async function renderAnnotations(png: Buffer, annotations: Annotation[]):
       const box = clip(a.x!, a.y!, a.width!, a.height!, image.width, image.height);
       if (!box) continue;
       const sigma = Math.min(40, Math.max(6, Math.min(box.width, box.height) / 3));
-      const blurred = await fromRaw(image).extract(box).blur(sigma).png().toBuffer();
-      image = { ...image, data: await fromRaw(image).composite([{ input: blurred, left: box.left, top: box.top }]).raw().toBuffer() };
+      // Raw pixels in and out: no PNG round trip per blur (200 blurs on a full HD screenshot).
+      const blurred = await fromRaw(image).extract(box).blur(sigma).raw().toBuffer();
+      const raw = { width: box.width, height: box.height, channels: 4 as const };
+      image = { ...image, data: await fromRaw(image).composite([{ input: blurred, raw, left: box.left, top: box.top }]).raw().toBuffer() };
     } else {
       pending.push(svgFor(a));
     }
@@ -50,7 +52,10 @@ function clip(x: number, y: number, w: number, h: number, width: number, height:
   return right > left && bottom > top ? { left, top, width: right - left, height: bottom - top } : undefined;
 }
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+// Characters XML 1.0 cannot hold (C0 controls but tab/newline/CR, U+FFFE/U+FFFF, lone
+// surrogates) would make the SVG unparseable; they are dropped, not an internal error.
+const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const esc = (s: string) => s.replace(XML_INVALID, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const n = (v: number) => Math.round(v * 100) / 100;
 
 function svgFor(a: Annotation): string {
