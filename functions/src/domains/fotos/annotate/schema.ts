@@ -7,7 +7,13 @@ export const DEFAULT_COLOR = "#FF0000";
 export const DEFAULT_STROKE_WIDTH = 2;
 export const MAX_ANNOTATIONS = 200;
 
-const COLOR = /^(#(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})|[a-z]{3,20})$/i;
+const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+// The CSS named colors: any other word would be drawn in no color at all, silently.
+const COLOR_NAMES = new Set(
+  ("aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite gold goldenrod gray green greenyellow grey honeydew hotpink indianred indigo ivory khaki lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan lightgoldenrodyellow lightgray lightgreen lightgrey " +
+    "lightpink lightsalmon lightseagreen lightskyblue lightslategray lightslategrey lightsteelblue lightyellow lime limegreen linen magenta maroon mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream mistyrose moccasin navajowhite navy oldlace olive olivedrab orange orangered orchid palegoldenrod palegreen paleturquoise palevioletred papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red rosybrown royalblue saddlebrown salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey snow springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow yellowgreen").split(" "),
+);
+const isColor = (c: string) => HEX_COLOR.test(c) || COLOR_NAMES.has(c.toLowerCase());
 const coordinate = z.number().finite().min(-100_000).max(100_000);
 
 const point = z.object({ x: coordinate, y: coordinate });
@@ -23,7 +29,7 @@ export const annotationSchema = z
     text: z.string().max(1000).optional().describe("Text of a text annotation"),
     color: z
       .string()
-      .regex(COLOR, { message: "must be a hex color such as #FF0000 or a color name" })
+      .refine(isColor, { message: "must be a hex color such as #FF0000 or a CSS color name such as red" })
       .default(DEFAULT_COLOR)
       .describe("Stroke/fill color (default #FF0000)"),
     stroke_width: z.number().finite().min(0.5).max(100).default(DEFAULT_STROKE_WIDTH).describe("Stroke width in pixels (default 2)"),
