@@ -73,6 +73,31 @@ describe("POST /screenshots (upload without an agent)", () => {
     const anonymous = await fetch(functionUrl("fotos", "/screenshots"), { method: "POST", headers: { "content-type": "image/png" }, body: new Uint8Array(images.clean!) });
     expect(anonymous.status).toBe(401);
   });
+
+  test("refuses a damaged PNG, a small file claiming a huge canvas, and bodies over 25 MB, each with a clear sentence", async () => {
+    const jpeg = await upload(alice, await sharp(images.clean!).jpeg().toBuffer());
+    expect(jpeg.status).toBe(400);
+    expect(((await jpeg.json()) as { error: string }).error).toContain("The image is not a PNG");
+
+    const truncated = await upload(alice, images.clean!.subarray(0, images.clean!.length - 64));
+    expect(truncated.status).toBe(400);
+    expect(((await truncated.json()) as { error: string }).error).toBe("The PNG could not be decoded (it is damaged or truncated): upload the complete file");
+
+    // 16000×16000 white compresses to < 1 MB but would decode to 1 GB in every tool.
+    const bomb = await sharp({ create: { width: 16000, height: 16000, channels: 3, background: "#ffffff" } }).png({ compressionLevel: 9 }).toBuffer();
+    const huge = await upload(alice, bomb);
+    expect(huge.status).toBe(413);
+    expect(((await huge.json()) as { error: string }).error).toBe(
+      "The PNG is 16000×16000 pixels; at most 36 megapixels are accepted (e.g. 7680×4320): crop or downscale it",
+    );
+
+    const oversized = await upload(alice, Buffer.concat([images.clean!, Buffer.alloc(26 * 1024 * 1024)]));
+    expect(oversized.status).toBe(413);
+    expect(await oversized.text()).toMatch(/too large.*at most 25/i);
+
+    const listed = JSON.stringify(structured(await callTool(client, "list_screenshots", { limit: 100 })));
+    expect(listed).not.toContain("16000"); // nothing refused was stored
+  });
 });
 
 describe("ocr_screenshot and screenshots://{id}/ocr", () => {
@@ -290,5 +315,30 @@ describe("prompts", () => {
   test("an unknown or foreign screenshot is not found", async () => {
     await expect(client.getPrompt({ name: "describe_ui", arguments: { screenshot_id: "nope" } })).rejects.toThrow(/Screenshot not found/);
     await expect(bobClient.getPrompt({ name: "extract_code", arguments: { screenshot_id: ids.clean! } })).rejects.toThrow(/Screenshot not found/);
+  });
+});
+
+describe("another user's screenshot", () => {
+  test("every vision tool, the OCR resource and the prompts answer exactly as for an id that does not exist", async () => {
+    const notFound = (id: string) => `Error: Screenshot not found: "${id}". list_screenshots shows the ids of your screenshots (404)`;
+    const foreign = ids.pii!;
+    const calls: [string, Record<string, unknown>][] = [
+      ["ocr_screenshot", { screenshot_id: foreign }],
+      ["annotate_screenshot", { screenshot_id: foreign, annotations: [{ type: "rect", x: 1, y: 1, width: 5, height: 5 }] }],
+      ["auto_redact_pii", { screenshot_id: foreign }],
+      ["analyze_screenshot", { screenshot_id: foreign, provider: "ollama" }],
+    ];
+    for (const [name, args] of calls) {
+      const result = await callTool(bobClient, name, args);
+      expect(result.isError, name).toBe(true);
+      expect(textOf(result), name).toBe(notFound(foreign));
+      expect(result.content.some((c) => c.type === "image"), name).toBe(false);
+    }
+    const resourceError = (uri: string) => bobClient.readResource({ uri }).then(() => "read", (err: Error) => err.message.replaceAll(foreign, "<id>").replaceAll("a0000000-0000-4000-8000-000000000000", "<id>"));
+    expect(await resourceError(`screenshots://${foreign}/ocr`)).toBe(await resourceError("screenshots://a0000000-0000-4000-8000-000000000000/ocr"));
+    expect(await resourceError(`screenshots://${foreign}/ocr`)).toMatch(/Screenshot not found/);
+    // Nothing was made from alice's screenshot for bob.
+    const bobs = await adminDb().collection(`users/${bob.uid}/screenshots`).get();
+    expect(bobs.docs.filter((d) => d.get("sourceId") === foreign)).toEqual([]);
   });
 });

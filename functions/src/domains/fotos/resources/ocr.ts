@@ -16,7 +16,7 @@ export const screenshotOcrResource = resourceTemplate(
   },
   async (uri, { id }, ctx) => {
     const uid = uidOf(ctx);
-    const screenshotId = decodeURIComponent(id ?? "");
+    const screenshotId = id ?? ""; // already decoded by the server (a second decode could throw on "%")
     await getScreenshotMeta(uid, screenshotId); // not found (or expired) before any cache lookup
     let result = await cachedOcr(uid, screenshotId);
     let cached = true;
