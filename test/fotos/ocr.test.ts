@@ -4,10 +4,11 @@
 // @google-cloud/vision) is driven against a local server speaking images:annotate.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ocrLanguage, configuredOcrEngine } from "../../functions/src/platform/ocr.js";
 import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";
-import { VisionOcr } from "../../functions/src/platform/ocr-vision.js";
+import { VISION_MAX_CONTENT_BYTES, VisionOcr } from "../../functions/src/platform/ocr-vision.js";
 import { ENGLISH, GERMAN, JAPANESE, englishScreen, ensureTestFonts, germanScreen, japaneseScreen, wordAccuracy } from "./vision-fixtures.js";
 
 const ocr = new TesseractOcr();
@@ -147,6 +148,26 @@ describe("Cloud Vision documentTextDetection (real client, local images:annotate
       ],
       lines: [[0, 1, 2], [3]],
     });
+  });
+
+  test("a screenshot too big for Vision's 10 MB request is sent as a JPEG under 7 MB (downscaled if need be); boxes come back in the original's pixels", async () => {
+    // 4000×2400 of noise: a ~28 MB PNG, far above what one request may carry.
+    const noisy = await sharp({ create: { width: 4000, height: 2400, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 50 } } })
+      .png()
+      .toBuffer();
+    expect(noisy.length).toBeGreaterThan(VISION_MAX_CONTENT_BYTES);
+    const result = await new VisionOcr({ endpoint }).recognize(noisy, "deu");
+    const sent = Buffer.from(seen.at(-1)!.body.requests[0].image.content, "base64");
+    expect(sent.length).toBeLessThanOrEqual(VISION_MAX_CONTENT_BYTES);
+    const meta = await sharp(sent).metadata();
+    expect(meta.format).toBe("jpeg");
+    const scale = meta.width! / 4000;
+    expect(scale).toBeLessThan(1); // noise does not fit at full size
+    // The stand-in answers in the sent image's pixels: "Größe" at (10, 20) 60×18 there.
+    const groesse = result.regions[0]!;
+    expect(groesse.x).toBe(Math.floor(10 / scale));
+    expect(groesse.x + groesse.w).toBeGreaterThanOrEqual(70 / scale);
+    expect(groesse.y + groesse.h).toBeGreaterThanOrEqual(38 / scale);
   });
 
   test("an API failure is one sentence, without upstream details", async () => {

@@ -9,6 +9,12 @@ import { unavailable } from "../mcp/errors.js";
 import { joinLines, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr.js";
 
 const HINTS: Record<OcrLanguage, string> = { eng: "en", deu: "de", jpn: "ja" };
+/**
+ * Largest image sent inline: Cloud Vision refuses JSON requests over 10 MB, and base64 adds a
+ * third. A bigger screenshot (a 3×4K PNG can reach 25 MB) goes as a JPEG (q 92, same pixels), or
+ * downscaled if that is still too big; boxes are scaled back to the original's pixels.
+ */
+export const VISION_MAX_CONTENT_BYTES = 7_000_000;
 /** Break types that end a line (Vision's BreakType enum, by name or number). */
 const LINE_ENDS = new Set(["EOL_SURE_SPACE", "LINE_BREAK", "HYPHEN", 3, 4, 5]);
 
@@ -48,9 +54,10 @@ export class VisionOcr implements OcrEngine {
 
   async recognize(png: Buffer, language: OcrLanguage): Promise<OcrResult> {
     let annotation: Annotation | null | undefined;
+    const { content, scale } = await fitForVision(png);
     try {
       const [response] = await this.client.documentTextDetection({
-        image: { content: png.toString("base64") },
+        image: { content: content.toString("base64") },
         imageContext: { languageHints: [HINTS[language]] },
       });
       if (response.error?.message) throw new Error(response.error.message);
@@ -59,12 +66,28 @@ export class VisionOcr implements OcrEngine {
       console.error("Cloud Vision OCR failed:", (err as Error).message);
       throw unavailable("Text recognition (Cloud Vision) failed; try again in a moment");
     }
-    return fromAnnotation(annotation, language);
+    return fromAnnotation(annotation, language, scale);
   }
 }
 
+/** The image as sent, and the factor its pixels were scaled by (1: the original's). */
+async function fitForVision(png: Buffer): Promise<{ content: Buffer; scale: number }> {
+  if (png.length <= VISION_MAX_CONTENT_BYTES) return { content: png, scale: 1 };
+  const { default: sharp } = await import("sharp");
+  const width = (await sharp(png).metadata()).width ?? 1;
+  for (const scale of [1, 0.75, 0.5, 0.35, 0.25]) {
+    const content = await sharp(png)
+      .resize({ width: Math.max(1, Math.round(width * scale)), kernel: "lanczos3" })
+      .flatten({ background: "#ffffff" })
+      .jpeg({ quality: 92 })
+      .toBuffer();
+    if (content.length <= VISION_MAX_CONTENT_BYTES) return { content, scale: Math.max(1, Math.round(width * scale)) / width };
+  }
+  throw unavailable("The screenshot is too detailed for text recognition even downscaled; crop it (e.g. capture one window) and try again");
+}
+
 /** Words and lines from Vision's fullTextAnnotation. */
-export function fromAnnotation(annotation: Annotation | null | undefined, language: OcrLanguage): OcrResult {
+export function fromAnnotation(annotation: Annotation | null | undefined, language: OcrLanguage, scale = 1): OcrResult {
   const regions: OcrRegion[] = [];
   const lines: number[][] = [];
   for (const page of annotation?.pages ?? []) {
@@ -76,7 +99,7 @@ export function fromAnnotation(annotation: Annotation | null | undefined, langua
           const text = symbols.map((s) => s.text ?? "").join("").trim();
           if (text) {
             line.push(regions.length);
-            regions.push({ text, ...box(word.boundingBox?.vertices ?? []), confidence: Math.round((word.confidence ?? 0) * 1000) / 1000 });
+            regions.push({ text, ...box(word.boundingBox?.vertices ?? [], scale), confidence: Math.round((word.confidence ?? 0) * 1000) / 1000 });
           }
           const lastBreak = symbols[symbols.length - 1]?.property?.detectedBreak?.type;
           if (lastBreak !== undefined && lastBreak !== null && LINE_ENDS.has(lastBreak) && line.length) {
@@ -91,11 +114,12 @@ export function fromAnnotation(annotation: Annotation | null | undefined, langua
   return { text: joinLines(regions, lines, language), regions, lines, language, engine: "vision" };
 }
 
-function box(vertices: Vertex[]): { x: number; y: number; w: number; h: number } {
+function box(vertices: Vertex[], scale: number): { x: number; y: number; w: number; h: number } {
   const xs = vertices.map((v) => v.x ?? 0);
   const ys = vertices.map((v) => v.y ?? 0);
   if (!xs.length) return { x: 0, y: 0, w: 0, h: 0 };
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y };
+  // Back to the original's pixels, rounded outwards (a redaction box must cover the whole word).
+  const x = Math.floor(Math.min(...xs) / scale);
+  const y = Math.floor(Math.min(...ys) / scale);
+  return { x, y, w: Math.ceil(Math.max(...xs) / scale) - x, h: Math.ceil(Math.max(...ys) / scale) - y };
 }
