@@ -33,7 +33,18 @@ node_ok || { echo "Could not provide Node >= 22.12" >&2; exit 1; }
 
 # 2. npm dependencies (root workspace incl. functions/) --------------------------------------
 stamp="$ROOT/node_modules/.install-stamp"
-want="$(cat "$ROOT/package.json" "$ROOT/functions/package.json" "$ROOT/package-lock.json" 2>/dev/null | sha1sum | cut -c1-40) $(node -v)"
+# What decides the install: the lockfile and the dependency lists (not scripts or descriptions).
+deps_hash() {
+  node -e '
+    const fs = require("fs");
+    const read = (f) => { try { return JSON.parse(fs.readFileSync(f, "utf8")); } catch { return {}; } };
+    const pick = ({ dependencies, devDependencies, optionalDependencies, workspaces, overrides }) => ({ dependencies, devDependencies, optionalDependencies, workspaces, overrides });
+    const root = process.argv[1];
+    const parts = ["package.json", "functions/package.json", "desktop-agent/package.json", "figma-plugin/package.json"].map((f) => pick(read(`${root}/${f}`)));
+    process.stdout.write(JSON.stringify(parts) + fs.readFileSync(`${root}/package-lock.json`, "utf8"));
+  ' "$ROOT" | sha1sum | cut -c1-40
+}
+want="$(deps_hash) $(node -v)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   say "installing npm dependencies (the first time takes a few minutes)"
   # A fresh clone gets exactly the lockfile (npm ci); an existing tree is updated in place, so
@@ -44,7 +55,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   else
     (cd "$ROOT" && "${lock[@]}" npm install --no-audit --no-fund --loglevel=error)
   fi
-  want="$(cat "$ROOT/package.json" "$ROOT/functions/package.json" "$ROOT/package-lock.json" 2>/dev/null | sha1sum | cut -c1-40) $(node -v)"
+  want="$(deps_hash) $(node -v)"
   echo "$want" > "$stamp"
 fi
 export PATH="$ROOT/node_modules/.bin:$PATH"

@@ -15,6 +15,9 @@ const common: HttpsOptions = {
   invoker: "public", // MCP clients call the URL directly; each domain checks the caller itself
   cors: false, // Origin is checked in http/origin.ts
   concurrency: 80,
+  // Cost and abuse bound: at most 10 instances × concurrency in flight per function; an open
+  // function without it scales with whatever traffic arrives. Raise it per function from load data.
+  maxInstances: 10,
 };
 
 export const dermal = onRequest(

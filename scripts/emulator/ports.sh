@@ -18,3 +18,9 @@ if [ "$MCP_PORT_OFFSET" != "0" ]; then
   FIREBASE_CONFIG_ARGS=(--config "$shifted")
 fi
 export FUNCTIONS_EMULATOR_HOST="127.0.0.1:$((5001 + MCP_PORT_OFFSET))"
+# The Storage emulator keeps its blobs under $TMPDIR/firebase: suites side by side each get their
+# own, or one suite's shutdown deletes another's files.
+if [ "$MCP_PORT_OFFSET" != "0" ]; then
+  export TMPDIR="${TMPDIR:-/tmp}/mcp-suite-$MCP_PORT_OFFSET"
+  mkdir -p "$TMPDIR"
+fi

@@ -21,3 +21,15 @@ test("firebase.json deploys Node 22 functions with a predeploy build, rules and 
   expect(config.storage).toEqual({ rules: "storage.rules" });
   expect(config.emulators.ui.enabled).toBe(false);
 });
+
+test("the functions upload keeps what Cloud Build installs and runs: lib/, package.json, the lockfile (test/deploy runs the rest)", () => {
+  const ignore: string[] = json("firebase.json").functions[0].ignore;
+  for (const kept of ["lib", "package.json", "package-lock.json"]) expect(ignore, kept).not.toContain(kept);
+  expect(ignore).toEqual(expect.arrayContaining(["node_modules", "src"]));
+});
+
+test(".firebaserc: the emulators' demo project by default; staging and production aliases for deploys", () => {
+  const { projects } = json(".firebaserc");
+  expect(projects.default).toMatch(/^demo-/);
+  for (const alias of ["staging", "production"]) expect(projects[alias], alias).toMatch(/^(?!demo-)[a-z][a-z0-9-]{4,28}[a-z0-9]$/);
+});

@@ -101,6 +101,7 @@ describe("who is calling", () => {
     expect(res.status).toBe(401);
     // The challenge points OAuth clients (Claude's connectors) at this function's RFC 9728 metadata.
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
+    expect(res.headers.get("www-authenticate")).not.toContain("error="); // RFC 6750 §3.1: none without credentials
     expect(res.headers.get("www-authenticate")).toContain(`resource_metadata="${functionUrl("dermal")}/.well-known/oauth-protected-resource"`);
     expect((await jsonRpc(res)).error?.message).toBe(
       "Error: Sign-in required: connect with OAuth (this server advertises its authorization server) or send Authorization: Bearer <Firebase ID token> (401)",

@@ -110,12 +110,66 @@ describe("tokens and codes", () => {
     expect(res.headers.get("location")).toContain("/consent?rid=");
   });
 
-  test("PKCE is required, S256 only", async () => {
+  test("PKCE is required, S256 only; a malformed request is shown, never redirected (no open redirector)", async () => {
     const clientId = await register();
     const res = await fetch(authorizeUrl(clientId, "x".repeat(43), { code_challenge_method: "plain" }), { redirect: "manual" });
-    const back = new URL(res.headers.get("location")!);
-    expect(back.searchParams.get("error")).toBe("invalid_request");
-    expect(back.searchParams.get("error_description")).toMatch(/S256/);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(await res.text()).toContain("PKCE is required: send code_challenge with code_challenge_method=S256");
+  });
+
+  test("the consent page names the host the code will be sent to, not just the client's first address", async () => {
+    const user = await createUser();
+    const clientId = await register([REDIRECT_URI, "https://evil.example/cb"]);
+    const { signInCookie } = await import("../support/devices.js");
+    const cookie = await signInCookie(user);
+    const start = await fetch(authorizeUrl(clientId, pkce().challenge, { redirect_uri: "https://evil.example/cb" }), { redirect: "manual" });
+    const page = await (await fetch(new URL(start.headers.get("location")!), { headers: { cookie } })).text();
+    expect(page).toContain("it returns to evil.example");
+  });
+
+  test("consent, device and revoke forms without their CSRF token change nothing", async () => {
+    const user = await createUser();
+    const clientId = await register();
+    const { signInCookie } = await import("../support/devices.js");
+    const cookie = await signInCookie(user);
+    const start = await fetch(authorizeUrl(clientId, pkce().challenge), { redirect: "manual" });
+    const rid = new URL(start.headers.get("location")!).searchParams.get("rid")!;
+    const forged = (path: string, fields: Record<string, string>) =>
+      fetch(oauthUrl(path), { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body: new URLSearchParams(fields).toString() });
+    const consent = await forged("/consent", { rid, decision: "allow", csrf: "forged" });
+    expect(consent.status).toBe(403);
+    expect(consent.headers.get("location")).toBeNull();
+    const device = await (await import("../support/devices.js")).startDeviceAuthorization("desktop-agent", "forged");
+    expect(await (await forged("/device", { user_code: device.user_code, decision: "approve", csrf: "" })).text()).toContain("This form expired");
+    expect((await (await import("../support/devices.js")).pollDeviceToken("desktop-agent", device.device_code)).status).toBe(400);
+  });
+
+  test("a person cannot revoke another person's app or device from the apps page", async () => {
+    const alice = await createUser();
+    const mallory = await createUser();
+    const device = await pairDevice(alice, "figma-plugin");
+    const { signInCookie, csrfOf } = await import("../support/devices.js");
+    const cookie = await signInCookie(mallory);
+    const csrf = csrfOf(await (await fetch(oauthUrl("/apps"), { headers: { cookie } })).text());
+    const res = await fetch(oauthUrl("/apps/revoke"), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ kind: "device", id: device.deviceId, csrf }).toString(),
+    });
+    expect(res.status).toBe(303);
+    expect((await adminDb().collection("devices").doc(device.deviceId).get()).get("revokedAt")).toBeUndefined();
+  });
+
+  test("sign-in forms refuse a sandboxed page's Origin: null; discovery documents are readable from any origin", async () => {
+    const res = await fetch(oauthUrl("/signin"), { method: "POST", headers: { origin: "null", "content-type": "application/x-www-form-urlencoded" }, body: "email=a%40b.c&password=x" });
+    expect(res.status).toBe(403);
+    for (const url of [oauthUrl("/.well-known/oauth-authorization-server"), oauthUrl("/jwks"), functionUrl("dermal", "/.well-known/oauth-protected-resource")]) {
+      const doc = await fetch(url, { headers: { origin: "https://inspector.example" } });
+      expect(doc.status).toBe(200);
+      expect(doc.headers.get("access-control-allow-origin")).toBe("*");
+    }
   });
 
   test("a reused refresh token revokes the whole family", async () => {
@@ -125,11 +179,38 @@ describe("tokens and codes", () => {
     const first = await (await exchange(clientId, code, verifier)).json();
     const second = await (await post("/token", { grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: clientId })).json();
     expect(second.refresh_token).toMatch(/^mcprt_/);
+    // Presented again a minute later (a parallel refresh within 30 s is not reuse: see below).
+    await adminDb().collection("oauthRefreshTokens").doc(createHash("sha256").update(first.refresh_token).digest("base64url")).update({ usedAt: new Date(Date.now() - 60_000) });
     const reuse = await post("/token", { grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: clientId });
     expect(await reuse.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/already used/) });
     const next = await post("/token", { grant_type: "refresh_token", refresh_token: second.refresh_token, client_id: clientId });
     expect(await next.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/revoked/) });
     await expectRefused("dermal", second.access_token, /revoked/);
+  });
+
+  test("two refreshes with one token at the same moment both succeed (a client's parallel requests)", async () => {
+    const user = await createUser();
+    const clientId = await register();
+    const { code, verifier } = await codeFor(user, clientId);
+    const first = await (await exchange(clientId, code, verifier)).json();
+    const both = await Promise.all([1, 2].map(() => post("/token", { grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: clientId })));
+    const bodies = await Promise.all(both.map((r) => r.json()));
+    expect(bodies.map((b) => b.error ?? "ok")).toEqual(["ok", "ok"]);
+    for (const b of bodies) expect((await mcpList("dermal", b.access_token)).status).toBe(200);
+  });
+
+  test("signing the user out everywhere ends OAuth access too", async () => {
+    const user = await createUser();
+    const clientId = await register();
+    const { code, verifier } = await codeFor(user, clientId);
+    const tokens = await (await exchange(clientId, code, verifier)).json();
+    await new Promise((r) => setTimeout(r, 1100)); // tokensValidAfterTime has one-second resolution
+    await adminAuth().revokeRefreshTokens(user.uid);
+    // Account state is cached for ACCOUNT_CHECK_SECONDS (2 s in tests): after that, every instance sees the sign-out.
+    await new Promise((r) => setTimeout(r, (Number(process.env.ACCOUNT_CHECK_SECONDS ?? 2) + 0.5) * 1000));
+    const refresh = await post("/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(await refresh.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/signed out/) });
+    await expectRefused("dermal", tokens.access_token, /signed out/);
   });
 
   test("an expired access token is refused with invalid_token", async () => {
@@ -146,7 +227,7 @@ describe("tokens and codes", () => {
       .setIssuedAt(Math.floor(Date.now() / 1000) - 700)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(key);
-    await expectRefused("dermal", token, /invalid or expired/);
+    await expectRefused("dermal", token, /invalid, expired/);
   });
 });
 
@@ -184,14 +265,16 @@ describe("devices and accounts", () => {
   test("a device token is refused at the MCP root of every domain, and by functions it was not issued for", async () => {
     const user = await createUser();
     const plugin = await pairDevice(user, "figma-plugin");
-    await expectRefused("dermal", plugin.accessToken, /does not accept a device token/);
-    await expectRefused("knowledge", plugin.accessToken, /does not accept a device token/);
+    await expectRefused("dermal", plugin.accessToken, /not issued for this resource/);
+    await expectRefused("knowledge", plugin.accessToken, /not issued for this resource/);
   });
 
-  test("an unpaired device's credential stops working", async () => {
+  test("an unpaired device's credential stops working, and a desktop agent's Firebase sign-in is disabled", async () => {
     const user = await createUser();
     const agent = await pairDevice(user, "desktop-agent");
-    await adminDb().collection("devices").doc(agent.deviceId).update({ revokedAt: new Date() });
+    const revoked = await fetch(oauthUrl("/revoke"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: agent.credential, client_id: "fotos-agent" }).toString() });
+    expect(revoked.status).toBe(200);
+    expect((await adminAuth().getUser(`device_${agent.deviceId}`).catch(() => ({ disabled: "no such user" }))).disabled).not.toBe(false);
     const res = await post("/token", { grant_type: "refresh_token", refresh_token: agent.credential, client_id: "fotos-agent" });
     expect(await res.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/unpaired/) });
   });
@@ -222,18 +305,21 @@ describe("sign-in methods and remembered consent", () => {
     const email = emailFor(user.uid);
     const sent = await post("/signin/email-link", { email, next: "/apps" });
     expect(await sent.text()).toContain("Check your email");
+    const nonce = sent.headers.get("set-cookie")!.split(";")[0]!;
     const codes = (await (await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/emulator/v1/projects/${PROJECT}/oobCodes`)).json()) as { oobCodes: { email: string; oobLink: string; requestType: string }[] };
     const mail = codes.oobCodes.filter((c) => c.email === email && c.requestType === "EMAIL_SIGNIN").at(-1)!;
     // The emulator's link carries the continue URL; the person's browser ends up there with the code.
     const link = new URL(mail.oobLink);
     const back = new URL(link.searchParams.get("continueUrl")!);
     back.searchParams.set("oobCode", link.searchParams.get("oobCode")!);
-    const res = await fetch(back, { redirect: "manual" });
+    // Opened in another browser (no nonce cookie), the link does not sign anyone in: login CSRF.
+    expect((await fetch(back, { redirect: "manual" })).status).toBe(403);
+    const res = await fetch(back, { redirect: "manual", headers: { cookie: nonce } });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(oauthUrl("/apps"));
     expect(res.headers.get("set-cookie")).toMatch(/^__session=.+HttpOnly; SameSite=Lax/);
     // The link works once.
-    expect((await fetch(back, { redirect: "manual" })).status).toBe(400);
+    expect((await fetch(back, { redirect: "manual", headers: { cookie: nonce } })).status).toBe(400);
   });
 
   test("consent is remembered per user and client: the second authorization goes straight back", async () => {

@@ -4,7 +4,7 @@
 // a disabled account or a removed `clinician` claim loses access within a minute).
 import { getAuth } from "firebase-admin/auth";
 import { envNumber } from "../mcp/env.js";
-import { unauthenticated } from "../mcp/errors.js";
+import { unauthenticated, unavailable } from "../mcp/errors.js";
 import { adminApp } from "../platform/firebase.js";
 
 export interface AccountState {
@@ -29,9 +29,13 @@ export async function accountState(uid: string): Promise<AccountState> {
 }
 
 async function load(uid: string): Promise<AccountState> {
+  // Only "no such user" means the account is gone; any other failure is ours and temporary.
   const user = await getAuth(adminApp())
     .getUser(uid)
-    .catch(() => undefined);
+    .catch((err: { code?: string }) => {
+      if (err.code === "auth/user-not-found") return undefined;
+      throw unavailable("Sign-in could not be checked right now: try again in a few seconds");
+    });
   if (!user) throw unauthenticated("This account no longer exists: sign in again");
   if (user.disabled) throw unauthenticated("This account is disabled: ask the administrator to enable it");
   const validAfter = user.tokensValidAfterTime ? Date.parse(user.tokensValidAfterTime) / 1000 : 0;

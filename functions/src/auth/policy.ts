@@ -1,5 +1,5 @@
 // Who may call what: one policy per domain's MCP root, and one per route beside it. The shared
-// layer (http/access.ts) enforces it before any handler runs.
+// layer (http/endpoint.ts) enforces it before any handler runs.
 export type CredentialKind =
   /** A Firebase Auth ID token (programmatic clients, tests, `npm run token`). */
   | "id-token"
@@ -19,6 +19,8 @@ export interface AccessPolicy {
   scopes?: string[];
   /** Accept browser requests with `Origin: null` (a sandboxed iframe, e.g. Figma's plugin UI). */
   allowNullOrigin?: boolean;
+  /** A public document (discovery metadata, keys): any origin may read it, with CORS `*`. */
+  anyOrigin?: boolean;
 }
 
 export const OPEN: AccessPolicy = { accept: [] };

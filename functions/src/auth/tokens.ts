@@ -22,6 +22,7 @@ export interface AccessClaims {
   grantKind: GrantKind;
   device?: { id: string; kind: DeviceKind; name: string };
   expiresAt: number;
+  issuedAt: number;
 }
 
 let privateJwk: Promise<JWK & { kid: string }> | undefined;
@@ -55,7 +56,7 @@ export async function publicJwks(): Promise<{ keys: JWK[] }> {
   return { keys: [pub] };
 }
 
-export async function signAccessToken(issuer: string, c: Omit<AccessClaims, "expiresAt">): Promise<{ token: string; expiresIn: number }> {
+export async function signAccessToken(issuer: string, c: Omit<AccessClaims, "expiresAt" | "issuedAt">): Promise<{ token: string; expiresIn: number }> {
   const jwk = await signingJwk();
   const key = await importJWK(jwk, ALG);
   const token = await new SignJWT({
@@ -79,10 +80,10 @@ export async function signAccessToken(issuer: string, c: Omit<AccessClaims, "exp
 const jwksByIssuer = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
 /** Verifies signature, issuer, type and expiry; the audience is checked by the caller (SDK helper). */
-export async function verifyAccessJwt(token: string, issuer: string): Promise<AccessClaims> {
+export async function verifyAccessJwt(token: string, issuer: string, audience?: string): Promise<AccessClaims> {
   let jwks = jwksByIssuer.get(issuer);
   if (!jwks) jwksByIssuer.set(issuer, (jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`), { timeoutDuration: 5000, cooldownDuration: 30_000 })));
-  const { payload } = await jwtVerify(token, jwks, { issuer, typ: "at+jwt", algorithms: [ALG] });
+  const { payload } = await jwtVerify(token, jwks, { issuer, typ: "at+jwt", algorithms: [ALG], ...(audience ? { audience } : {}) });
   return toClaims(payload);
 }
 
@@ -98,6 +99,7 @@ function toClaims(p: JWTPayload): AccessClaims {
     grantKind: p.gk,
     device: p.dev as AccessClaims["device"],
     expiresAt: p.exp ?? 0,
+    issuedAt: p.iat ?? 0,
   };
 }
 

@@ -33,8 +33,10 @@ export class CallerVerifier implements OAuthTokenVerifier {
       return issuerOf(token) === this.issuer ? await this.fromAccessToken(token) : await this.fromIdToken(token);
     } catch (err) {
       if (err instanceof OAuthError) throw err;
-      if (err instanceof ToolError) throw refuse(err.message);
-      throw refuse("The bearer token is invalid or expired: sign in again");
+      if (err instanceof ToolError && err.kind === "unauthenticated") throw refuse(err.message);
+      // Firestore or Auth unreachable: a temporary failure on our side, not a bad token (clients
+      // that got "invalid_token" would throw their tokens away and make the person sign in again).
+      throw new OAuthError(OAuthErrorCode.TemporarilyUnavailable, "Sign-in could not be checked right now: try again in a few seconds");
     }
   }
 
@@ -57,8 +59,9 @@ export class CallerVerifier implements OAuthTokenVerifier {
   }
 
   private async fromAccessToken(token: string): Promise<AuthInfo> {
-    const claims = await verifyAccessJwt(token, this.issuer).catch(() => {
-      throw refuse("The access token is invalid or expired: refresh it or sign in again");
+    // The audience is checked here already, before any read for the grant.
+    const claims = await verifyAccessJwt(token, this.issuer, this.resource).catch(() => {
+      throw refuse("The access token is invalid, expired or not issued for this resource: refresh it or sign in again");
     });
     const kind: CredentialKind = claims.grantKind === "device" ? "device" : "oauth";
     this.accepts(kind);
@@ -68,6 +71,8 @@ export class CallerVerifier implements OAuthTokenVerifier {
     // One read of the grant on every request (so revocation works at once), beside the account check.
     const [active, account] = await Promise.all([grantActive(claims.grantKind, claims.grantId, claims.uid), accountState(claims.uid)]);
     if (!active) throw refuse(kind === "device" ? "This device was unpaired: pair it again" : "Access for this app was revoked: connect it again");
+    // "Sign out everywhere" (revokeRefreshTokens) ends app and device access too.
+    if (claims.issuedAt < account.validAfterSeconds) throw refuse("Your sessions were signed out: connect again");
     const caller: Caller = {
       uid: claims.uid,
       claims: account.claims,

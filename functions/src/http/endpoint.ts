@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Request, Response } from "express";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { bearerAuthChallengeResponse, verifyBearerToken } from "@modelcontextprotocol/server";
+import { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode, verifyBearerToken } from "@modelcontextprotocol/server";
 import type { Caller } from "../auth/caller.js";
 import { protectedResourceMetadata } from "../auth/metadata.js";
 import { isOpen, type AccessPolicy } from "../auth/policy.js";
@@ -86,11 +86,17 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
   const policy = route?.access ?? domain.access;
   const self = functionUrl(domain.name, req.headers);
 
-  if (!hostAllowed(req) || !originAllowed(req, { allowNull: policy.allowNullOrigin, selfHost: new URL(self).hostname })) {
+  // RFC 9728 metadata, at the path clients derive from the function's URL and the root form: a
+  // public document, readable from any origin (browser-based MCP clients discover with it).
+  if (!isOpen(domain.access) && req.method === "GET" && (path === PRM_PATH || path.startsWith(`${PRM_PATH}/`)) && hostAllowed(req)) {
+    return sendJson(res, 200, resourceMetadata(domain, self, req), { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" });
+  }
+  const publicDocument = policy.anyOrigin === true && hostAllowed(req);
+  if (!publicDocument && (!hostAllowed(req) || !originAllowed(req, { allowNull: policy.allowNullOrigin, selfHost: new URL(self).hostname }))) {
     log.warn("refused origin", { origin: req.get("origin"), host: req.get("host") });
     return sendJsonRpcError(res, 403, JSONRPC.INVALID_REQUEST, "Forbidden: this origin may not call this server.");
   }
-  res.set(corsHeaders(req));
+  res.set(publicDocument ? { "access-control-allow-origin": "*" } : corsHeaders(req));
   if (req.method === "OPTIONS") {
     res.status(204).end();
     return;
@@ -100,10 +106,6 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     const base = { domain: domain.name, version: PACKAGE_VERSION, access: describeAccess(domain.access), mcp: domain.mcp !== false };
     if (!health.ok) return sendJson(res, 503, { status: "unavailable", reason: health.reason, ...base }, { "retry-after": "5" });
     return sendJson(res, 200, { status: "ok", ...base });
-  }
-  // RFC 9728 metadata, at the path clients derive from the function's URL and the root form.
-  if (!isOpen(domain.access) && req.method === "GET" && (path === PRM_PATH || path.startsWith(`${PRM_PATH}/`))) {
-    return sendJson(res, 200, resourceMetadata(domain, self, req), { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" });
   }
 
   const limit = route ? (route.body?.maxBytes ?? DEFAULT_MAX_BODY) : maxBody;
@@ -194,12 +196,16 @@ async function authenticate(
     });
     return { ok: true, caller: (info.extra as { caller: Caller }).caller };
   } catch (err) {
+    if (err instanceof OAuthError && err.code === OAuthErrorCode.TemporarilyUnavailable) {
+      return { ok: false, status: 503, message: `Error: ${err.message} (503)`, headers: { "retry-after": "5" } };
+    }
     // The SDK builds the status and WWW-Authenticate header; the body stays a JSON-RPC error with
     // our one-sentence text, which MCP clients show to the user (the SDK's body is OAuth JSON).
     const challenge = bearerAuthChallengeResponse(err, { requiredScopes: policy.scopes ?? [], resourceMetadataUrl });
     const headers: Record<string, string> = {};
     const www = challenge.headers.get("www-authenticate");
-    if (www) headers["www-authenticate"] = www;
+    // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
+    if (www) headers["www-authenticate"] = req.get("authorization") ? www : www.replace(/error="[^"]*", error_description="[^"]*", /, "");
     return { ok: false, status: challenge.status, message: challengeText(err, policy, challenge.status), headers };
   }
 }

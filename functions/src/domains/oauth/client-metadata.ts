@@ -16,7 +16,11 @@ const privateRanges = new BlockList();
 for (const [net, bits] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["169.254.0.0", 16], ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4]] as const) {
   privateRanges.addSubnet(net, bits, "ipv4");
 }
-for (const [net, bits] of [["::", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b::", 96]] as const) privateRanges.addSubnet(net, bits, "ipv6");
+// (IPv4-mapped and -compatible IPv6 are handled in addressAllowed: Node's BlockList would apply
+// such ranges to every IPv4 address.)
+for (const [net, bits] of [["::", 128], ["64:ff9b::", 96], ["100::", 64], ["2001:db8::", 32], ["2002::", 16], ["fc00::", 7], ["fec0::", 10], ["fe80::", 10], ["ff00::", 8]] as const) {
+  privateRanges.addSubnet(net, bits, "ipv6");
+}
 const loopback = new BlockList();
 loopback.addSubnet("127.0.0.0", 8, "ipv4");
 loopback.addAddress("::1", "ipv6");
@@ -24,6 +28,7 @@ loopback.addAddress("::1", "ipv6");
 /** Whether an address may be fetched: public, or loopback in the emulator only. */
 export function addressAllowed(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (!mapped && /^::(ffff:)?[0-9a-f]{1,4}:[0-9a-f]{1,4}$/i.test(address)) return false; // mapped/compatible IPv4 in hex form
   const ip = mapped ?? address;
   const family = isIP(ip) === 6 ? "ipv6" : "ipv4";
   if (loopback.check(ip, family)) return isEmulator();
@@ -77,6 +82,9 @@ export function fetchClientMetadata(url: URL): Promise<unknown> {
         }
       });
     });
+    // One deadline for everything (DNS, connect, a slow trickle of bytes), not only idle sockets.
+    const deadline = setTimeout(() => req.destroy(new MetadataFetchError("the client metadata document did not arrive within 5 seconds")), TIMEOUT_MS);
+    req.on("close", () => clearTimeout(deadline));
     req.on("timeout", () => req.destroy(new MetadataFetchError("the client metadata document did not arrive within 5 seconds")));
     req.on("error", (err) => reject(err instanceof MetadataFetchError ? err : new MetadataFetchError(`the client metadata document could not be fetched`)));
   });

@@ -20,6 +20,7 @@ const CACHE_MS = 5 * 60_000;
 
 export async function resolveClient(clientId: string): Promise<OAuthClient> {
   if (/^https?:\/\//i.test(clientId)) return fromMetadataDocument(clientId);
+  if (!/^mcpclient_[A-Za-z0-9_-]{10,40}$/.test(clientId)) throw new ClientError("Unknown client_id: register the client first");
   const doc = await col("clients").doc(clientId).get();
   if (!doc.exists) throw new ClientError("Unknown client_id: register the client first");
   const redirectUris = doc.get("redirect_uris") as string[];
@@ -36,6 +37,7 @@ async function fromMetadataDocument(clientId: string): Promise<OAuthClient> {
     throw new ClientError("client_id is not a valid URL");
   }
   if (url.hash || url.username || url.password) throw new ClientError("client_id must not contain a fragment or credentials");
+  if (url.pathname === "/" || /\/\.\.?(\/|$)/.test(url.pathname)) throw new ClientError("client_id must be a URL with a path (the metadata document), without dot segments");
   let doc: unknown;
   try {
     doc = await fetchClientMetadata(url);
@@ -44,6 +46,10 @@ async function fromMetadataDocument(clientId: string): Promise<OAuthClient> {
   }
   const d = (doc ?? {}) as Record<string, unknown>;
   if (d.client_id !== clientId) throw new ClientError("The client metadata document's client_id does not match the URL it was fetched from");
+  // A metadata-document client is public: a document that carries a secret is not one.
+  if (d.client_secret !== undefined || (d.token_endpoint_auth_method !== undefined && d.token_endpoint_auth_method !== "none")) {
+    throw new ClientError("The client metadata document declares a client secret; only public clients (token_endpoint_auth_method none) are supported");
+  }
   const redirectUris = Array.isArray(d.redirect_uris) ? d.redirect_uris.filter((u): u is string => typeof u === "string" && validRedirect(u)) : [];
   if (!redirectUris.length) throw new ClientError("The client metadata document lists no valid redirect_uris");
   const client: OAuthClient = {

@@ -55,6 +55,13 @@ export async function newRefreshToken(g: GrantRef, { rotating }: { rotating: boo
   return token;
 }
 
+function webApiKey(): string {
+  const key = process.env.FIREBASE_WEB_API_KEY;
+  if (key) return key;
+  if (process.env.FIREBASE_AUTH_EMULATOR_HOST) return "emulator";
+  throw new Error("FIREBASE_WEB_API_KEY is not set: desktop agents need it to sign in to Firestore (see README)");
+}
+
 export const resourceUrl = (req: HttpRequest, name: string): string => functionUrl(name, req.headers);
 
 /** What a desktop agent needs to sign in to Firestore as itself: no keys, only public config. */
@@ -64,7 +71,7 @@ export async function firebaseSignInFor(g: GrantRef): Promise<Record<string, unk
     firebase_custom_token: customToken,
     firebase: {
       projectId: projectId(),
-      apiKey: process.env.FIREBASE_WEB_API_KEY ?? "emulator",
+      apiKey: webApiKey(),
       ...(process.env.FIREBASE_AUTH_EMULATOR_HOST ? { authEmulatorHost: process.env.FIREBASE_AUTH_EMULATOR_HOST } : {}),
       ...(process.env.FIRESTORE_EMULATOR_HOST ? { firestoreEmulatorHost: process.env.FIRESTORE_EMULATOR_HOST } : {}),
     },

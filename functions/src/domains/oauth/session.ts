@@ -52,6 +52,18 @@ export async function startSession(idToken: string, baseUrl: string): Promise<st
 
 export const endSession = (baseUrl: string): string => `${COOKIE}=; ${attributes(baseUrl, 0)}`;
 
+// Email-link and Google sign-in leave the page and come back with a `state`: the browser that
+// started it holds a nonce cookie bound to that state, so a link made for someone else's account
+// cannot sign this browser in as them (login CSRF).
+const NONCE = "__signin";
+const nonceFor = (state: string) => createHash("sha256").update(`signin:${state}`).digest("base64url");
+export const signInNonceCookie = (state: string, baseUrl: string): string => `${NONCE}=${nonceFor(state)}; ${attributes(baseUrl, 3600)}`;
+export function signInNonceValid(headers: Headers, state: string): boolean {
+  const raw = headers.cookie;
+  const header = Array.isArray(raw) ? raw.join("; ") : (raw ?? "");
+  return header.split(";").some((part) => part.trim() === `${NONCE}=${nonceFor(state)}`);
+}
+
 export const csrfToken = (session: Session): string => createHash("sha256").update(`csrf:${session.cookie}`).digest("base64url");
 
 export function csrfValid(session: Session, token: unknown): boolean {

@@ -1,7 +1,7 @@
 // GET /apps: the apps and devices connected to the signed-in account, each with a button that
 // revokes it at once (every protected function checks the grant on every request).
 import { FieldValue } from "firebase-admin/firestore";
-import { DEVICES, GRANTS } from "../../../auth/grants.js";
+import { DEVICES, GRANTS, revokeGrant } from "../../../auth/grants.js";
 import type { HttpReply } from "../../../mcp/define.js";
 import { firestore } from "../../../platform/firebase.js";
 import { escapeHtml, hidden, page } from "../pages.js";
@@ -81,8 +81,7 @@ export const appsRoutes = [
     if (!csrfValid(session, f.csrf) || (f.kind !== "client" && f.kind !== "device") || !f.id) return redirect(`${req.baseUrl}/apps`);
     const revoked = { revokedAt: FieldValue.serverTimestamp() };
     if (f.kind === "device") {
-      const ref = firestore().collection(DEVICES).doc(f.id);
-      if ((await ref.get()).get("uid") === session.uid) await ref.update(revoked);
+      if ((await firestore().collection(DEVICES).doc(f.id).get()).get("uid") === session.uid) await revokeGrant("device", f.id);
     } else {
       const grant = await firestore().collection(GRANTS).doc(f.id).get();
       if (grant.get("uid") === session.uid) {

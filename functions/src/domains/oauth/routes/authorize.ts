@@ -11,6 +11,7 @@ import { errorPage, escapeHtml, hidden, page } from "../pages.js";
 import { resourceByName } from "../scopes.js";
 import { csrfToken, csrfValid, readSession, type Session } from "../session.js";
 import { col, expiresIn, randomId, secret, sha256 } from "../store.js";
+import { limited } from "../limits.js";
 import { fields, redirect, route } from "./route.js";
 import { signInRedirect } from "./signin.js";
 
@@ -21,6 +22,8 @@ interface PendingRequest {
   clientId: string;
   clientName: string;
   clientHost: string;
+  /** Where the code goes: shown on the consent page, whatever the client's description says. */
+  redirectHost: string;
   registration: string;
   redirectUri: string;
   state: string | null;
@@ -42,6 +45,8 @@ const authorize = route(
   "/authorize",
   async (req) => {
     const q = req.query;
+    const wait = await limited(req, "authorize", 60, 600);
+    if (wait) return errorPage("Too many requests", `Too many sign-in attempts from your network. Try again in ${wait} seconds.`, 429);
     if (!q.client_id) return errorPage("Cannot connect", "The app did not say who it is (client_id is missing).");
     let client;
     try {
@@ -53,7 +58,9 @@ const authorize = route(
     if (!q.redirect_uri || !redirectAllowed(client, q.redirect_uri)) {
       return errorPage("Cannot connect", "The app asked to return to an address it has not registered (redirect_uri mismatch).");
     }
-    const fail = (error: string, description: string) => backToClient(req, q.redirect_uri!, { error, error_description: description, state: q.state });
+    // Malformed requests are shown here rather than redirected: anyone can register a client, and
+    // redirecting errors without the person's consent would make this an open redirector.
+    const fail = (error: string, description: string) => errorPage("Cannot connect", `The app sent an invalid request (${error}): ${description}.`);
     if (q.response_type !== "code") return fail("unsupported_response_type", "response_type must be code");
     if (!q.code_challenge || q.code_challenge_method !== "S256") return fail("invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256");
     if (!/^[A-Za-z0-9_-]{43}$/.test(q.code_challenge)) return fail("invalid_request", "code_challenge must be a base64url SHA-256 (43 characters)");
@@ -68,6 +75,7 @@ const authorize = route(
       clientId: client.clientId,
       clientName: client.name,
       clientHost: client.host,
+      redirectHost: new URL(q.redirect_uri).host,
       registration: client.registration,
       redirectUri: q.redirect_uri,
       state: q.state ?? null,
@@ -94,9 +102,9 @@ const consentId = (uid: string, clientId: string) => sha256(`${uid}\n${clientId}
 
 async function approve(req: HttpRequest, session: Session, rid: string, p: PendingRequest): Promise<HttpReply> {
   const code = secret("mcpac");
-  await firestore().runTransaction(async (tx) => {
+  const fresh = await firestore().runTransaction(async (tx) => {
     const ref = col("requests").doc(rid);
-    if (!(await tx.get(ref)).exists) throw new Error("request already used");
+    if (!(await tx.get(ref)).exists) return false; // a second click on Allow
     tx.delete(ref);
     tx.create(col("codes").doc(sha256(code)), { ...p, uid: session.uid, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(CODE_SECONDS) });
     tx.set(col("consents").doc(consentId(session.uid, p.clientId)), {
@@ -105,13 +113,18 @@ async function approve(req: HttpRequest, session: Session, rid: string, p: Pendi
       approved: FieldValue.arrayUnion(...p.scopes.map((s) => `${p.resource}:${s}`)),
       updatedAt: FieldValue.serverTimestamp(),
     }, { merge: true });
+    return true;
   });
+  if (!fresh) return errorPage("Already answered", "This request was already answered. Go back to the app.");
   return backToClient(req, p.redirectUri, { code, state: p.state });
 }
 
 function consentPage(session: Session, rid: string, p: PendingRequest): HttpReply {
   const target = resourceByName(p.resource)!;
-  const source = p.registration === "metadata-document" ? `described by ${p.clientHost}` : `registered by the app itself; it returns to ${p.clientHost}`;
+  const source =
+    p.registration === "metadata-document"
+      ? `described by ${p.clientHost}${p.redirectHost === p.clientHost ? "" : `; it returns to ${p.redirectHost}`}`
+      : `registered by the app itself; it returns to ${p.redirectHost}`;
   return page(
     "Allow access?",
     `<h1>Allow ${escapeHtml(p.clientName)} to use ${escapeHtml(target.title)}?</h1>

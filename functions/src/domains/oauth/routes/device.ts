@@ -4,7 +4,7 @@
 import { randomInt } from "node:crypto";
 import { FieldValue } from "firebase-admin/firestore";
 import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
-import { hitRateLimit } from "../../../platform/rate-limit.js";
+import { limited } from "../limits.js";
 import { escapeHtml, hidden, page } from "../pages.js";
 import { DEVICE_CLIENTS, isDeviceClient } from "../scopes.js";
 import { csrfToken, csrfValid, readSession } from "../session.js";
@@ -28,8 +28,8 @@ const deviceAuthorization = route(
     if (!f.client_id || !isDeviceClient(f.client_id)) {
       return oauthError(400, "invalid_client", `client_id must be one of ${Object.keys(DEVICE_CLIENTS).join(", ")}`);
     }
-    const limit = await hitRateLimit(req.clientIp, { bucket: "oauth-device", limit: 30, windowSeconds: 3600 }).catch(() => undefined);
-    if (limit && !limit.allowed) return oauthError(429, "slow_down", `Too many pairing attempts; try again in ${limit.retryAfterSeconds} seconds`);
+    const wait = await limited(req, "device", 30, 3600);
+    if (wait) return oauthError(429, "slow_down", `Too many pairing attempts; try again in ${wait} seconds`);
     const name = (f.device_name ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 60) || DEVICE_CLIENTS[f.client_id].title;
     const deviceCode = secret("mcpdc");
     const userCode = newUserCode();
@@ -54,19 +54,19 @@ const deviceAuthorization = route(
 );
 
 async function pendingByCode(userCode: string) {
-  const snap = await col("deviceAuthorizations").where("userCode", "==", normalize(userCode)).limit(1).get();
+  const snap = await col("deviceAuthorizations").where("userCode", "==", normalize(userCode)).where("status", "==", "pending").limit(1).get();
   const doc = snap.docs[0];
   if (!doc || doc.get("status") !== "pending" || doc.get("expiresAt").toMillis() < Date.now()) return undefined;
   return doc;
 }
 
-function enterCodePage(csrf: string, error?: string): HttpReply {
+function enterCodePage(error?: string): HttpReply {
   return page(
     "Pair a device",
     `<h1>Pair a device</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 <p class="muted">Enter the code your desktop agent or Figma plugin shows.</p>
 <form method="get" action="device"><label for="user_code">Code</label><input id="user_code" name="user_code" type="text" autocomplete="off" required placeholder="ABCD-EFGH">
-${hidden({ csrf })}<button class="primary" type="submit">Continue</button></form>`,
+<button class="primary" type="submit">Continue</button></form>`,
     { status: error ? 400 : 200 },
   );
 }
@@ -78,9 +78,9 @@ const showDevice = route(
     const session = await readSession(req.headers);
     const code = req.query.user_code ?? "";
     if (!session) return signInRedirect(req, `/device${code ? `?user_code=${encodeURIComponent(code)}` : ""}`);
-    if (!code) return enterCodePage(csrfToken(session));
+    if (!code) return enterCodePage();
     const pending = await pendingByCode(code);
-    if (!pending) return enterCodePage(csrfToken(session), "That code is unknown or expired. Check it, or start pairing again on the device.");
+    if (!pending) return enterCodePage("That code is unknown or expired. Check it, or start pairing again on the device.");
     const client = DEVICE_CLIENTS[pending.get("clientId") as keyof typeof DEVICE_CLIENTS];
     return page(
       "Pair a device",
@@ -100,9 +100,9 @@ const decideDevice = route("POST", "/device", async (req: HttpRequest) => {
   const session = await readSession(req.headers);
   const f = fields(req.body);
   if (!session) return signInRedirect(req, `/device?user_code=${encodeURIComponent(f.user_code ?? "")}`);
-  if (!csrfValid(session, f.csrf)) return enterCodePage(csrfToken(session), "This form expired. Enter the code again.");
+  if (!csrfValid(session, f.csrf)) return enterCodePage("This form expired. Enter the code again.");
   const pending = await pendingByCode(f.user_code ?? "");
-  if (!pending) return enterCodePage(csrfToken(session), "That code is unknown or expired. Start pairing again on the device.");
+  if (!pending) return enterCodePage("That code is unknown or expired. Start pairing again on the device.");
   const approve = f.decision === "approve";
   await pending.ref.update({ status: approve ? "approved" : "denied", uid: session.uid, decidedAt: FieldValue.serverTimestamp() });
   return approve

