@@ -11,7 +11,12 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { adminDb, createUser, functionUrl, type TestUser } from "../support/emulators.js";
 import { callTool, connect, textOf } from "../support/mcp.js";
+import { cleanupExpired } from "../../functions/src/domains/fotos/cleanup.js";
+import { firestore } from "../../functions/src/platform/firebase.js";
 import { ENGLISH, PLANTED, cleanScreen, englishScreen, ensureTestFonts, germanScreen, piiScreen, renderPage } from "./vision-fixtures.js";
+
+// The cleanup runs in this process: its Firestore settings must be applied first (as in capture-store.test.ts).
+firestore();
 
 let alice: TestUser;
 let bob: TestUser;
@@ -340,5 +345,19 @@ describe("another user's screenshot", () => {
     // Nothing was made from alice's screenshot for bob.
     const bobs = await adminDb().collection(`users/${bob.uid}/screenshots`).get();
     expect(bobs.docs.filter((d) => d.get("sourceId") === foreign)).toEqual([]);
+  });
+});
+
+describe("expiry", () => {
+  test("the cleanup deletes a screenshot's cached OCR with it: the text read from it does not outlive it", async () => {
+    const res = await upload(alice, await renderPage({ width: 500, height: 120, lines: [{ text: "Secret meeting notes", x: 20, y: 60, size: 20 }] }));
+    const { screenshot_id } = (await res.json()) as { screenshot_id: string };
+    expect(structured(await callTool(client, "ocr_screenshot", { screenshot_id })).text).toContain("Secret meeting notes");
+    const cache = adminDb().doc(`users/${alice.uid}/screenshots/${screenshot_id}/ocr/eng`);
+    expect((await cache.get()).exists).toBe(true);
+    await adminDb().doc(`users/${alice.uid}/screenshots/${screenshot_id}`).update({ expiresAt: new Date(Date.now() - 1000) });
+    await cleanupExpired();
+    expect((await adminDb().doc(`users/${alice.uid}/screenshots/${screenshot_id}`).get()).exists).toBe(false);
+    expect((await cache.get()).exists).toBe(false);
   });
 });
