@@ -189,6 +189,9 @@ describe("configuration", () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const err = await new OllamaVision({}).analyze({ png: await screenshot(50, 50), prompt: "x", settings: { ollamaUrl: url } }).catch((e) => e);
     expect(err.message).toBe(`ollama is not reachable at ${url}: check that it is running and the URL is right`);
+    // The operator's OLLAMA_URL (possibly an internal address) is not shown to the caller.
+    const fromEnv = await new OllamaVision({ OLLAMA_URL: url }).analyze({ png: await screenshot(50, 50), prompt: "x" }).catch((e) => e);
+    expect(fromEnv.message).toBe("ollama is not reachable: check that it is running and the URL is right");
   });
 });
 

@@ -138,6 +138,11 @@ describe("ocr_screenshot and screenshots://{id}/ocr", () => {
     try {
       const de = structured(await callTool(client, "ocr_screenshot", { screenshot_id: ids.german }));
       expect(de.language).toBe("deu");
+      // A stored language that is not supported says it comes from the settings.
+      await adminDb().doc(`users/${alice.uid}/fotos/settings`).set({ ai: { ocrLanguage: "fra" } }, { merge: true });
+      expect(textOf(await callTool(client, "ocr_screenshot", { screenshot_id: ids.german }))).toBe(
+        'Error: The OCR language in your settings (ai.ocrLanguage "fra") is not supported: pass language (one of eng, deu, jpn) or change the setting (400)',
+      );
     } finally {
       await adminDb().doc(`users/${alice.uid}/fotos/settings`).set({ ai: { ocrLanguage: "eng" } }, { merge: true });
     }

@@ -33,7 +33,9 @@ export class OllamaVision implements VisionAdapter {
       };
     } catch (err) {
       const status = (err as { status_code?: number }).status_code;
-      throw providerError("ollama", status, (err as Error).message, host);
+      // The URL is named only when it is the user's own (from settings): the operator's OLLAMA_URL
+      // may be an internal address the caller has no business seeing.
+      throw providerError("ollama", status, (err as Error).message, fromSettings || undefined);
     } finally {
       req.signal?.removeEventListener("abort", abort);
     }

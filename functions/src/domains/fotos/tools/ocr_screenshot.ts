@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { OCR_LANGUAGES, ocrLanguage } from "../../../platform/ocr.js";
+import { OCR_LANGUAGES, ocrLanguage, type OcrLanguage } from "../../../platform/ocr.js";
+import { invalidInput } from "../../../mcp/errors.js";
 import { storedAiChoice } from "../ai-settings.js";
 import { ocrScreenshot, publicOcr } from "../ocr-cache.js";
 import { screenshotOrCapture, uidOf } from "../source.js";
@@ -29,9 +30,20 @@ export const ocrScreenshotTool = tool(
     annotations: { readOnlyHint: false, openWorldHint: false, idempotentHint: true },
   },
   async ({ screenshot_id, language }, ctx) => {
-    const lang = ocrLanguage(language ?? (await storedAiChoice(uidOf(ctx))).ocrLanguage ?? "eng");
+    const lang = language !== undefined ? ocrLanguage(language) : await languageFromSettings(uidOf(ctx));
     const { meta, png } = await screenshotOrCapture(ctx, screenshot_id);
     const { result, cached } = await ocrScreenshot(uidOf(ctx), meta, png, lang);
     return { data: { screenshot_id: meta.id, ...publicOcr(result), cached } };
   },
 );
+
+/** The language stored in settings://current (ai.ocrLanguage), else eng; a bad stored value says where it comes from. */
+async function languageFromSettings(uid: string): Promise<OcrLanguage> {
+  const stored = (await storedAiChoice(uid)).ocrLanguage;
+  if (stored === undefined) return "eng";
+  try {
+    return ocrLanguage(stored);
+  } catch {
+    throw invalidInput(`The OCR language in your settings (ai.ocrLanguage "${stored}") is not supported: pass language (one of ${OCR_LANGUAGES.join(", ")}) or change the setting`);
+  }
+}
