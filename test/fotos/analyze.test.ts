@@ -8,7 +8,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { ClaudeVision } from "../../functions/src/platform/vision-llm-claude.js";
 import { GeminiVision } from "../../functions/src/platform/vision-llm-gemini.js";
-import { OllamaVision } from "../../functions/src/platform/vision-llm-ollama.js";
+import { checkPublicUrl, OllamaVision } from "../../functions/src/platform/vision-llm-ollama.js";
 import { OpenAiVision } from "../../functions/src/platform/vision-llm-openai.js";
 import { PROVIDER_MAX_SIDE, type VisionAdapter, type VisionProvider } from "../../functions/src/platform/vision-llm.js";
 import { ToolError } from "../../functions/src/mcp/errors.js";
@@ -202,6 +202,10 @@ describe("the Ollama URL from settings, once deployed", () => {
       const err = await deployed.analyze({ png: await screenshot(20, 20), prompt: "x", settings: { ollamaUrl: url } }).catch((e) => e);
       expect(err.message, url).toContain("points at a private address the cloud function cannot reach");
     }
+    // A name is resolved: one that answers with a private address is refused like the address.
+    const rebound = await checkPublicUrl("http://127.0.0.1.nip.example:11434", async () => ["127.0.0.1"]).catch((e) => e);
+    expect(rebound?.message).toContain("points at a private address the cloud function cannot reach");
+    await expect(checkPublicUrl("https://ollama.example.com", async () => ["203.0.113.7"])).resolves.toBeUndefined();
     // A public URL is tried (and here, not reachable).
     const err = await deployed.analyze({ png: await screenshot(20, 20), prompt: "x", settings: { ollamaUrl: "http://ollama.invalid:11434" } }).catch((e) => e);
     expect(err.message).toBe("ollama is not reachable at http://ollama.invalid:11434: check that it is running and the URL is right");

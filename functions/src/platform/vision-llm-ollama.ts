@@ -1,5 +1,6 @@
 // A local Ollama through the ollama client (/api/chat with base64 images). The URL and model
 // come from the user's settings when set, else OLLAMA_URL / OLLAMA_VISION_MODEL. No key.
+import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { Ollama } from "ollama";
 import { invalidInput } from "../mcp/errors.js";
@@ -16,7 +17,7 @@ export class OllamaVision implements VisionAdapter {
   async analyze(req: VisionRequest): Promise<VisionAnswer> {
     const fromSettings = req.settings?.ollamaUrl;
     const host = fromSettings || this.env.OLLAMA_URL || OLLAMA_DEFAULT_URL;
-    if (fromSettings && deployed(this.env)) checkPublicUrl(fromSettings);
+    if (fromSettings && deployed(this.env)) await checkPublicUrl(fromSettings);
     const model = req.settings?.model || this.env.OLLAMA_VISION_MODEL || OLLAMA_DEFAULT_MODEL;
     let client = this.clients.get(host);
     if (!client) this.clients.set(host, (client = new Ollama({ host })));
@@ -47,20 +48,33 @@ const deployed = (env: NodeJS.ProcessEnv) => !!env.K_SERVICE && env.FUNCTIONS_EM
 /**
  * A URL a user typed must not make the deployed function call its own network (metadata server,
  * loopback, private ranges): in the cloud, the user's Ollama has to be reachable on the internet.
+ * A name is resolved too (127.0.0.1.nip.io is loopback); a name that changes its answer between
+ * this check and the request (DNS rebinding) is not caught here.
  */
-export function checkPublicUrl(url: string): void {
+export async function checkPublicUrl(url: string, resolve: (host: string) => Promise<string[]> = resolveAll): Promise<void> {
   let host: string;
   try {
     host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
   } catch {
     throw invalidInput(`The Ollama URL in your settings is not a URL: ${JSON.stringify(url)}`);
   }
-  const privateIp =
-    (isIP(host) === 4 && /^(10\.|127\.|0\.|169\.254\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.)/.test(host)) ||
-    (isIP(host) === 6 && /^(::1?$|f[cd]|fe[89ab]|::ffff:)/.test(host));
-  if (privateIp || host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal")) {
-    throw invalidInput(
+  const refuse = () =>
+    invalidInput(
       `The Ollama URL in your settings (${url}) points at a private address the cloud function cannot reach: expose your Ollama on a public HTTPS URL (e.g. through a tunnel) and set that in settings, or use another provider`,
     );
-  }
+  if (isPrivate(host) || host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal")) throw refuse();
+  if (isIP(host)) return;
+  const addresses = await resolve(host).catch(() => []); // unresolvable: the request itself says "not reachable"
+  if (addresses.some(isPrivate)) throw refuse();
+}
+
+function isPrivate(host: string): boolean {
+  return (
+    (isIP(host) === 4 && /^(10\.|127\.|0\.|169\.254\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.)/.test(host)) ||
+    (isIP(host) === 6 && /^(::1?$|f[cd]|fe[89ab]|::ffff:)/.test(host))
+  );
+}
+
+async function resolveAll(host: string): Promise<string[]> {
+  return (await lookup(host, { all: true })).map((a) => a.address.toLowerCase());
 }
