@@ -11,8 +11,32 @@ interface Raw {
   height: number;
 }
 
+// Rendering holds the whole image as raw RGBA, several copies at a time: an 8K screenshot
+// (33 Mpx) peaks at ~530 MB. With 80 requests per 1 GiB instance, renders share a budget of
+// pixels in flight (one oversized render still runs alone) instead of crashing the instance.
+const PIXEL_BUDGET = 40_000_000;
+let pixelsInFlight = 0;
+const waiting: (() => void)[] = [];
+
+async function withPixelBudget<T>(pixels: number, work: () => Promise<T>): Promise<T> {
+  while (pixelsInFlight > 0 && pixelsInFlight + pixels > PIXEL_BUDGET) await new Promise<void>((wake) => waiting.push(wake));
+  pixelsInFlight += pixels;
+  try {
+    return await work();
+  } finally {
+    pixelsInFlight -= pixels;
+    waiting.splice(0).forEach((wake) => wake());
+  }
+}
+
 export async function renderAnnotations(png: Buffer, annotations: Annotation[]): Promise<Buffer> {
   ensureFonts();
+  const { default: sharp } = await import("sharp");
+  const { width = 0, height = 0 } = await sharp(png).metadata();
+  return withPixelBudget(width * height, () => render(png, annotations));
+}
+
+async function render(png: Buffer, annotations: Annotation[]): Promise<Buffer> {
   const { default: sharp } = await import("sharp");
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   let image: Raw = { data, width: info.width, height: info.height };
