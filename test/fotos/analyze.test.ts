@@ -189,6 +189,22 @@ describe("configuration", () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const err = await new OllamaVision({}).analyze({ png: await screenshot(50, 50), prompt: "x", settings: { ollamaUrl: url } }).catch((e) => e);
     expect(err.message).toBe(`ollama is not reachable at ${url}: check that it is running and the URL is right`);
+    // An Ollama that accepts the request but never answers is given up after OLLAMA_TIMEOUT_MS.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const hanging = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const late = await new OllamaVision({ OLLAMA_TIMEOUT_MS: "500" }).analyze({ png: await screenshot(50, 50), prompt: "x", settings: { ollamaUrl: hanging } }).catch((e) => e);
+      expect(late.message).toBe("ollama did not answer within 0.5 s: try a smaller model, or another provider");
+      // The caller going away cancels the request too (no wait for the timeout).
+      const gone = new AbortController();
+      const pending = new OllamaVision({}).analyze({ png: await screenshot(50, 50), prompt: "x", settings: { ollamaUrl: hanging }, signal: gone.signal }).catch((e) => e);
+      gone.abort();
+      expect((await pending).message).toMatch(/^ollama /);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
     // The operator's OLLAMA_URL (possibly an internal address) is not shown to the caller.
     const fromEnv = await new OllamaVision({ OLLAMA_URL: url }).analyze({ png: await screenshot(50, 50), prompt: "x" }).catch((e) => e);
     expect(fromEnv.message).toBe("ollama is not reachable: check that it is running and the URL is right");

@@ -3,15 +3,13 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { Ollama } from "ollama";
-import { invalidInput } from "../mcp/errors.js";
+import { invalidInput, timedOut } from "../mcp/errors.js";
 import { fitForProvider, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-llm.js";
 
 export const OLLAMA_DEFAULT_URL = "http://127.0.0.1:11434";
 export const OLLAMA_DEFAULT_MODEL = "llava";
 
 export class OllamaVision implements VisionAdapter {
-  private readonly clients = new Map<string, Ollama>();
-
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
   async analyze(req: VisionRequest): Promise<VisionAnswer> {
@@ -19,11 +17,14 @@ export class OllamaVision implements VisionAdapter {
     const host = fromSettings || this.env.OLLAMA_URL || OLLAMA_DEFAULT_URL;
     if (fromSettings && deployed(this.env)) await checkPublicUrl(fromSettings);
     const model = req.settings?.model || this.env.OLLAMA_VISION_MODEL || OLLAMA_DEFAULT_MODEL;
-    let client = this.clients.get(host);
-    if (!client) this.clients.set(host, (client = new Ollama({ host })));
+    // The client's abort() reaches streamed requests only: a non-streamed chat is cancelled (the
+    // caller went away) or given up (OLLAMA_TIMEOUT_MS, like the other providers' 120 s) through
+    // the fetch of this one request.
+    const timeoutMs = Number(this.env.OLLAMA_TIMEOUT_MS) || 120_000;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    const client = new Ollama({ host, fetch: (input, init) => fetch(input, { ...init, signal }) });
     const image = await fitForProvider(req.png, "ollama");
-    const abort = () => client.abort();
-    req.signal?.addEventListener("abort", abort, { once: true });
     try {
       const response = await client.chat({ model, stream: false, messages: [{ role: "user", content: req.prompt, images: [image.data.toString("base64")] }] });
       return {
@@ -33,12 +34,11 @@ export class OllamaVision implements VisionAdapter {
         usage: { input_tokens: response.prompt_eval_count ?? 0, output_tokens: response.eval_count ?? 0 },
       };
     } catch (err) {
+      if (timeout.aborted) throw timedOut(`ollama did not answer within ${timeoutMs / 1000} s: try a smaller model, or another provider`);
       const status = (err as { status_code?: number }).status_code;
       // The URL is named only when it is the user's own (from settings): the operator's OLLAMA_URL
       // may be an internal address the caller has no business seeing.
       throw providerError("ollama", status, (err as Error).message, fromSettings || undefined);
-    } finally {
-      req.signal?.removeEventListener("abort", abort);
     }
   }
 }
