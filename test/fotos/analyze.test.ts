@@ -205,6 +205,24 @@ describe("configuration", () => {
       silent.closeAllConnections();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
     }
+    // A redirect is not followed (it could lead past the public-URL check to a private address).
+    // (The target answers like Ollama, as a private service could: following the redirect would succeed.)
+    const redirecting = createServer((req, res) => {
+      if (req.url === "/private/api/chat") {
+        res.setHeader("content-type", "application/json");
+        return res.end(JSON.stringify({ model: "llava", message: { role: "assistant", content: "private data" }, done: true }));
+      }
+      res.writeHead(307, { location: "/private/api/chat" });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    try {
+      const bounced = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`;
+      const err = await new OllamaVision({}).analyze({ png: await screenshot(50, 50), prompt: "x", settings: { ollamaUrl: bounced } }).catch((e) => e);
+      expect(err.message).toBe(`ollama is not reachable at ${bounced}: check that it is running and the URL is right`);
+    } finally {
+      await new Promise<void>((resolve) => redirecting.close(() => resolve()));
+    }
     // The operator's OLLAMA_URL (possibly an internal address) is not shown to the caller.
     const fromEnv = await new OllamaVision({ OLLAMA_URL: url }).analyze({ png: await screenshot(50, 50), prompt: "x" }).catch((e) => e);
     expect(fromEnv.message).toBe("ollama is not reachable: check that it is running and the URL is right");

@@ -23,7 +23,8 @@ export class OllamaVision implements VisionAdapter {
     const timeoutMs = Number(this.env.OLLAMA_TIMEOUT_MS) || 120_000;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
-    const client = new Ollama({ host, fetch: (input, init) => fetch(input, { ...init, signal }) });
+    // No redirects: a public URL must not bounce the request to a private address after the check.
+    const client = new Ollama({ host, fetch: (input, init) => fetch(input, { ...init, signal, redirect: "error" }) });
     const image = await fitForProvider(req.png, "ollama");
     try {
       const response = await client.chat({ model, stream: false, messages: [{ role: "user", content: req.prompt, images: [image.data.toString("base64")] }] });
