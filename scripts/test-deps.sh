@@ -4,6 +4,7 @@
 TEST_PACKAGES=(
   "/usr/bin/chromium chromium"                                   # sign-in pages in a real browser (test/oauth)
   "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf fonts-dejavu-core" # text in rendered images
+  "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf fonts-ipafont-gothic" # Japanese screens for OCR (test/fotos)
 )
 missing=()
 for entry in "${TEST_PACKAGES[@]}"; do

@@ -7,6 +7,8 @@ import { serveDomain } from "./http/endpoint.js";
 
 // The private JWK that signs access tokens (see README, "Production"); only `oauth` can read it.
 const oauthSigningKey = defineSecret("OAUTH_SIGNING_KEY");
+// Vision LLM keys for analyze_screenshot (platform/vision-llm.ts); only `fotos` can read them.
+const visionLlmKeys = [defineSecret("ANTHROPIC_API_KEY"), defineSecret("OPENAI_API_KEY")];
 
 const common: HttpsOptions = {
   region: "us-central1",
@@ -56,7 +58,7 @@ export const oauth = onRequest(
 
 export const fotos = onRequest(
   // A capture waits for the desktop agent (30 s + delay, at most 4 min); sharp downscales for the model.
-  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 300 },
+  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 300, secrets: visionLlmKeys },
   serveDomain("fotos", () => import("./domains/fotos/index.js")),
 );
 

@@ -7,6 +7,7 @@ import { recentScreenshots, screenshotResource } from "./resources/screenshots.j
 import { currentSettings } from "./resources/settings.js";
 import { listScreenshots } from "./tools/list_screenshots.js";
 import { takeScreenshot } from "./tools/take_screenshot.js";
+import { VISION_INSTRUCTIONS, visionPrompts, visionResources, visionRoutes, visionTools } from "./vision.js";
 
 export default defineDomain({
   name: "fotos",
@@ -19,10 +20,12 @@ export default defineDomain({
     "the full-resolution PNG is at screenshots://{id}. list_screenshots {limit} and screenshots://recent list recent screenshots, newest first.",
     "If the agent is not running, the error says how to start it; ask the user to start it rather than retrying in a loop.",
     "settings://current holds the user's capture, annotation, AI and UI settings.",
+    VISION_INSTRUCTIONS,
   ].join(" "),
   access: { ...SIGNED_IN, scopes: ["fotos"] },
   scopes: { fotos: "Take screenshots with your paired desktop agent, and read, annotate and analyse your screenshots" },
-  tools: [takeScreenshot, listScreenshots],
-  resources: [recentScreenshots, screenshotResource, currentSettings],
-  routes: agentRoutes,
+  tools: [takeScreenshot, listScreenshots, ...visionTools],
+  resources: [recentScreenshots, screenshotResource, currentSettings, ...visionResources],
+  prompts: visionPrompts,
+  routes: [...agentRoutes, ...visionRoutes],
 });

@@ -136,7 +136,7 @@ export async function listScreenshots(uid: string, limit: number): Promise<Scree
   return snap.docs.filter((d) => (d.get("expiresAt") as Timestamp).toMillis() > now).map((d) => toMeta(d.id, d.data()));
 }
 
-/** Deletes expired screenshots of every user with their images; returns how many. */
+/** Deletes expired screenshots of every user with their images and cached OCR; returns how many. */
 export async function deleteExpiredScreenshots(now = new Date(), batch = 200): Promise<number> {
   let deleted = 0;
   for (;;) {
@@ -146,7 +146,7 @@ export async function deleteExpiredScreenshots(now = new Date(), batch = 200): P
       snap.docs.map(async (doc) => {
         const path = doc.get("storagePath");
         if (typeof path === "string") await deleteObject(path);
-        await doc.ref.delete();
+        await firestore().recursiveDelete(doc.ref); // with its cached OCR (ocr/{language}): the text outlives nothing
       }),
     );
     deleted += snap.size;

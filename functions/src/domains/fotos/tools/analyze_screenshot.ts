@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { tool } from "../../../mcp/define.js";
+import { visionAdapter, VISION_PROVIDERS } from "../../../platform/vision-llm.js";
+import { storedAiChoice } from "../ai-settings.js";
+import { screenshotOrCapture, uidOf } from "../source.js";
+
+export const DEFAULT_ANALYSIS_PROMPT = "Describe what you see in this screenshot";
+
+export const analyzeScreenshotTool = tool(
+  {
+    name: "analyze_screenshot",
+    title: "Analyze a screenshot with a vision model",
+    description:
+      "Sends a screenshot and a prompt to a vision LLM and returns its answer with the model name and token usage. " +
+      "provider: claude, openai, gemini, ollama (a local Ollama, URL from the settings); default: the provider chosen in settings://current, else claude. Without screenshot_id a new fullscreen screenshot is captured first. " +
+      "The image is downscaled to what the provider accepts.",
+    inputSchema: z.object({
+      screenshot_id: z.string().min(1).max(100).optional().describe("ID of a screenshot; if omitted, a new fullscreen capture is taken first"),
+      prompt: z.string().min(1).max(10_000).default(DEFAULT_ANALYSIS_PROMPT).describe("What to ask about the screenshot"),
+      provider: z.enum(VISION_PROVIDERS).optional().describe("LLM provider (default: the one chosen in settings://current, else claude)"),
+    }),
+    outputSchema: z.object({
+      screenshot_id: z.string(),
+      provider: z.enum(VISION_PROVIDERS),
+      model: z.string(),
+      text: z.string(),
+      usage: z.object({ input_tokens: z.number(), output_tokens: z.number() }),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: true },
+  },
+  async ({ screenshot_id, prompt, provider: asked }, ctx) => {
+    const choice = await storedAiChoice(uidOf(ctx));
+    const provider = asked ?? choice.defaultProvider ?? "claude";
+    const adapter = await visionAdapter(provider); // a missing key fails before any capture
+    const { meta, png } = await screenshotOrCapture(ctx, screenshot_id);
+    const settings = { ...(choice.models[provider] ? { model: choice.models[provider] } : {}), ...(choice.ollamaUrl ? { ollamaUrl: choice.ollamaUrl } : {}) };
+    const answer = await adapter.analyze({ png, prompt, signal: ctx.signal, settings });
+    return {
+      data: { screenshot_id: meta.id, provider, model: answer.model, text: answer.text, usage: answer.usage },
+      text: `${answer.text}\n\n— ${provider} (${answer.model}), ${answer.usage.input_tokens} input + ${answer.usage.output_tokens} output tokens, screenshot ${meta.id}`,
+    };
+  },
+);

@@ -1,0 +1,120 @@
+// The embedded OCR engine: tesseract.js 7 with the LSTM models of @tesseract.js-data/<lang>
+// (npm packages, gzipped; nothing is downloaded at run time). One warm worker per language,
+// created on first use and reused; one recognition at a time per worker (tesseract is
+// single-threaded per worker). Small UI text reads much better upscaled 2×, so windows and small
+// screens are (OCR_UPSCALE_MAX_WIDTH, default 1600 px); a full HD screen is read as it is, which
+// is ~3× faster and read the same planted text in bench/fotos-vision.ts. Boxes are scaled back
+// to the original pixels.
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { createWorker, OEM, type Worker } from "tesseract.js";
+import { envNumber } from "../mcp/env.js";
+import { joinLines, splitAtGaps, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr.js";
+
+const require = createRequire(import.meta.url);
+/** A language's worker is ended after this long unused (its model takes 50–200 MB). */
+const IDLE_MS = envNumber("OCR_WORKER_IDLE_MS", 10 * 60_000, { min: 1000 });
+/** Images up to this width are upscaled 2× before recognition. */
+const UPSCALE_MAX_WIDTH = envNumber("OCR_UPSCALE_MAX_WIDTH", 1600);
+
+interface TesseractWord {
+  text: string;
+  confidence: number;
+  bbox: { x0: number; y0: number; x1: number; y1: number };
+}
+
+export function languageDataPath(language: OcrLanguage): string {
+  return join(dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)), "4.0.0_best_int");
+}
+
+export class TesseractOcr implements OcrEngine {
+  readonly name = "tesseract" as const;
+  private readonly workers = new Map<OcrLanguage, Promise<Worker>>();
+  /** Serializes recognitions per language (a worker runs one job at a time anyway). */
+  private readonly queues = new Map<OcrLanguage, Promise<unknown>>();
+  private readonly idle = new Map<OcrLanguage, NodeJS.Timeout>();
+
+  private worker(language: OcrLanguage): Promise<Worker> {
+    let worker = this.workers.get(language);
+    if (!worker) {
+      worker = createWorker(language, OEM.LSTM_ONLY, {
+        langPath: languageDataPath(language),
+        gzip: true,
+        cacheMethod: "none", // read-only filesystem in production; the data is local anyway
+      });
+      worker.catch(() => this.workers.delete(language));
+      this.workers.set(language, worker);
+    }
+    return worker;
+  }
+
+  async recognize(png: Buffer, language: OcrLanguage): Promise<OcrResult> {
+    const previous = this.queues.get(language) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(() => this.run(png, language));
+    this.queues.set(language, run);
+    clearTimeout(this.idle.get(language));
+    void run.finally(() => {
+      if (this.queues.get(language) !== run) return; // more work queued behind this job
+      const timer = setTimeout(() => void this.release(language), IDLE_MS);
+      timer.unref();
+      this.idle.set(language, timer);
+    }).catch(() => undefined);
+    return run;
+  }
+
+  private async release(language: OcrLanguage): Promise<void> {
+    const worker = this.workers.get(language);
+    this.workers.delete(language);
+    this.idle.delete(language);
+    if (worker) await (await worker).terminate().catch(() => undefined);
+  }
+
+  private async run(png: Buffer, language: OcrLanguage): Promise<OcrResult> {
+    const { default: sharp } = await import("sharp");
+    const meta = await sharp(png).metadata();
+    const scale = (meta.width ?? 0) <= UPSCALE_MAX_WIDTH ? 2 : 1;
+    // Grayscale + 2× (Lanczos) is what makes small UI text legible to tesseract.
+    const input = await sharp(png)
+      .resize({ width: (meta.width ?? 1) * scale, kernel: "lanczos3" })
+      .flatten({ background: "#ffffff" })
+      .grayscale()
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    const worker = await this.worker(language);
+    const { data } = await worker.recognize(input, {}, { text: false, blocks: true });
+    const regions: OcrRegion[] = [];
+    const lines: number[][] = [];
+    for (const block of data.blocks ?? []) {
+      for (const paragraph of block.paragraphs) {
+        for (const line of paragraph.lines) {
+          const indexes: number[] = [];
+          for (const word of line.words as TesseractWord[]) {
+            const text = word.text.trim();
+            if (!text) continue;
+            const { x0, y0, x1, y1 } = word.bbox;
+            indexes.push(regions.length);
+            regions.push({
+              text,
+              x: Math.floor(x0 / scale),
+              y: Math.floor(y0 / scale),
+              w: Math.ceil((x1 - x0) / scale),
+              h: Math.ceil((y1 - y0) / scale),
+              confidence: Math.round(word.confidence * 10) / 1000,
+            });
+          }
+          if (indexes.length) lines.push(indexes);
+        }
+      }
+    }
+    const split = splitAtGaps(regions, lines);
+    return { text: joinLines(regions, split, language), regions, lines: split, language, engine: this.name };
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.idle.values()) clearTimeout(timer);
+    this.idle.clear();
+    const workers = [...this.workers.values()];
+    this.workers.clear();
+    await Promise.all(workers.map(async (w) => (await w).terminate()));
+  }
+}

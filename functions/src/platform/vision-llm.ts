@@ -1,0 +1,102 @@
+// Vision LLMs behind one call: an image and a prompt in, text + model + token usage out.
+// Providers (each in its own module, loaded on first use): claude (@anthropic-ai/sdk), openai
+// (openai), gemini (@google/genai, Vertex AI in production: no key there), ollama (ollama, URL
+// from settings). Keys come from the environment; in production they are Firebase secrets
+// (see VISION_LLM_SECRETS), which Cloud Functions exposes as environment variables.
+// Every failure is one sentence the agent can act on; upstream details go to the log only.
+import { ToolError } from "../mcp/errors.js";
+
+export const VISION_PROVIDERS = ["claude", "openai", "gemini", "ollama"] as const;
+export type VisionProvider = (typeof VISION_PROVIDERS)[number];
+
+/** Firebase secret names the fotos function declares (firebase functions:secrets:set <name>). */
+export const VISION_LLM_SECRETS = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"] as const;
+
+export interface VisionRequest {
+  png: Buffer;
+  prompt: string;
+  signal?: AbortSignal;
+  /** Overrides from the user's settings (Ollama URL, model names). */
+  settings?: { ollamaUrl?: string; model?: string };
+}
+
+export interface VisionAnswer {
+  text: string;
+  provider: VisionProvider;
+  model: string;
+  usage: { input_tokens: number; output_tokens: number };
+}
+
+export interface VisionAdapter {
+  analyze(req: VisionRequest): Promise<VisionAnswer>;
+}
+
+const deployed = () => !!process.env.K_SERVICE && process.env.FUNCTIONS_EMULATOR !== "true";
+
+/** The seed's missing-key error, naming the provider and how to set the key. */
+export function missingKey(provider: VisionProvider, variable: string): ToolError {
+  return new ToolError(
+    "unavailable",
+    `API key for ${provider} is missing: set ${variable} (in production: firebase functions:secrets:set ${variable}, then redeploy fotos), or choose another provider`,
+  );
+}
+
+/** Upstream failures as one clear sentence; the details are logged. */
+export function providerError(provider: VisionProvider, status: number | undefined, detail: string, where?: string): ToolError {
+  console.error(`vision provider ${provider} failed (${status ?? "no status"}): ${detail}`);
+  if (status === 429) return new ToolError("rate_limited", `${provider} is rate limiting requests: wait a minute and try again, or choose another provider`, { retryAfterSeconds: 60 });
+  if (status === 401 || status === 403) return new ToolError("unavailable", `${provider} rejected the API key: check the key configured for ${provider}`);
+  if (status === 413 || (status === 400 && /too (large|big|long)|exceeds|maximum/i.test(detail)))
+    return new ToolError("too_large", `${provider} refused the image as too large: crop the screenshot (e.g. capture one window) and try again`);
+  if (status === 404) return new ToolError("unavailable", `${provider} does not know the configured model: check the model name for ${provider}`);
+  if (status === undefined) return new ToolError("unavailable", `${provider} is not reachable${where ? ` at ${where}` : ""}: check that it is running and the URL is right`);
+  if (status >= 500) return new ToolError("unavailable", `${provider} failed on its side (${status}): try again in a moment`);
+  return new ToolError("unavailable", `${provider} refused the request (${status}): try another prompt or provider`);
+}
+
+/** Largest side each provider accepts without downscaling it itself (their documented limits). */
+export const PROVIDER_MAX_SIDE: Record<VisionProvider, number> = { claude: 1568, openai: 2048, gemini: 3072, ollama: 1344 };
+const MAX_IMAGE_BYTES = 3_750_000; // Claude: 5 MB base64 per image; the strictest
+
+/** The image scaled to fit the provider's limits (PNG, or JPEG when PNG stays too big). */
+export async function fitForProvider(png: Buffer, provider: VisionProvider): Promise<{ data: Buffer; mimeType: "image/png" | "image/jpeg" }> {
+  const { default: sharp } = await import("sharp");
+  const max = PROVIDER_MAX_SIDE[provider];
+  const meta = await sharp(png).metadata();
+  if (Math.max(meta.width ?? 0, meta.height ?? 0) <= max && png.length <= MAX_IMAGE_BYTES) return { data: png, mimeType: "image/png" };
+  const resized = sharp(png).resize({ width: max, height: max, fit: "inside", withoutEnlargement: true });
+  const asPng = await resized.clone().png().toBuffer();
+  if (asPng.length <= MAX_IMAGE_BYTES) return { data: asPng, mimeType: "image/png" };
+  return { data: await resized.jpeg({ quality: 85 }).toBuffer(), mimeType: "image/jpeg" };
+}
+
+const adapters = new Map<VisionProvider, Promise<VisionAdapter>>();
+
+async function adapterFor(provider: VisionProvider): Promise<VisionAdapter> {
+  switch (provider) {
+    case "claude":
+      return new (await import("./vision-llm-claude.js")).ClaudeVision();
+    case "openai":
+      return new (await import("./vision-llm-openai.js")).OpenAiVision();
+    case "gemini":
+      return new (await import("./vision-llm-gemini.js")).GeminiVision({ deployed: deployed() });
+    case "ollama":
+      return new (await import("./vision-llm-ollama.js")).OllamaVision();
+  }
+}
+
+/** The provider's adapter (created once; a missing key throws the seed's error, and is not cached). */
+export async function visionAdapter(provider: VisionProvider): Promise<VisionAdapter> {
+  let adapter = adapters.get(provider);
+  if (!adapter) {
+    adapter = adapterFor(provider);
+    adapters.set(provider, adapter);
+    adapter.catch(() => adapters.delete(provider)); // a missing key is not cached
+  }
+  return adapter;
+}
+
+/** Sends the screenshot and prompt to the provider. */
+export async function analyzeImage(provider: VisionProvider, req: VisionRequest): Promise<VisionAnswer> {
+  return (await visionAdapter(provider)).analyze(req);
+}
