@@ -13,7 +13,7 @@ const FACES = { sans: "LiberationSans-Regular", sansBold: "LiberationSans-Bold",
 for (const [face, file] of Object.entries(FACES)) {
   const buf = readFileSync(join(DIR, `${file}.ttf`));
   const font = opentype.parse(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
-  const map = (font.tables.cmap as { glyphIndexMap: Record<string, number> }).glyphIndexMap;
+  const map = (font.tables as unknown as { cmap: { glyphIndexMap: Record<string, number> } }).cmap.glyphIndexMap;
   const cmap: number[] = [];
   const used = new Set<number>();
   for (const [cp, index] of Object.entries(map)) {
