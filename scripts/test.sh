@@ -14,6 +14,11 @@ export ACCOUNT_CHECK_SECONDS="${ACCOUNT_CHECK_SECONDS:-2}"
 # Every test signs in from 127.0.0.1: the oauth function's per-address limits are raised for the
 # suite (per-account limits stay, and test/oauth checks them).
 export OAUTH_IP_LIMIT_SCALE="${OAUTH_IP_LIMIT_SCALE:-1000}"
+# CI is a busy 2-core machine: a large diagram may take longer than production's 10 s to render,
+# and an agent's heartbeat may wait for a cold emulator worker. Tests assert outcomes, so these
+# deadlines are generous here; the tests that check a deadline is reached do not depend on its size.
+export MERMAID_RENDER_TIMEOUT_MS="${MERMAID_RENDER_TIMEOUT_MS:-30000}"
+export FOTOS_AGENT_STALE_MIN_MS="${FOTOS_AGENT_STALE_MIN_MS:-30000}"
 say "starting the emulator suite and running the tests"
 args=""
 [ $# -gt 0 ] && args="$(printf ' %q' "$@")"

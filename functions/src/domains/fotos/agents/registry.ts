@@ -5,6 +5,7 @@
 //   fotosCaptureRequests/{requestId}  one capture: owner, device, status pending → claimed → done | failed
 import { randomUUID } from "node:crypto";
 import { Timestamp, type DocumentSnapshot, type Transaction } from "firebase-admin/firestore";
+import { envNumber } from "../../../mcp/env.js";
 import { firestore } from "../../../platform/firebase.js";
 import type { CaptureMode } from "../store.js";
 
@@ -59,10 +60,10 @@ export const requests = () => firestore().collection(REQUESTS);
 
 /**
  * An agent counts as online while its heartbeats keep coming: three missed beats (+2 s slack, and
- * never less than 10 s: a beat can wait for a busy or cold function instance) and it is not.
- * A clean stop says so at once (online false).
+ * never less than FOTOS_AGENT_STALE_MIN_MS, 10 s: a beat can wait for a busy or cold function
+ * instance) and it is not. A clean stop says so at once (online false).
  */
-export const STALE_AFTER_MIN_MS = 10_000;
+export const STALE_AFTER_MIN_MS = envNumber("FOTOS_AGENT_STALE_MIN_MS", 10_000, { min: 1000 });
 export const isOnline = (a: Agent, now = Date.now()) =>
   a.online && now - a.lastSeenAt.getTime() <= Math.max(a.heartbeatMs * 3 + 2000, STALE_AFTER_MIN_MS);
 
