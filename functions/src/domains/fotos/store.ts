@@ -43,6 +43,30 @@ export interface NewScreenshot {
 export const RETENTION_DAYS = envNumber("FOTOS_RETENTION_DAYS", 7, { min: 0.0001 });
 /** Largest original accepted (25 MB: a 3×4K composite PNG stays below it). */
 export const MAX_PNG_BYTES = 25 * 1024 * 1024;
+/** Largest upload in pixels: 8K (7680×4320, 33 Mpx) and a 3×4K composite (25 Mpx) fit. */
+export const MAX_UPLOAD_PIXELS = 36_000_000;
+
+/**
+ * Every PNG that arrives from outside (a user's upload, an agent's capture) is decoded once before
+ * it is stored: a damaged file, or a small file claiming a huge canvas (16000×16000 px compresses
+ * to under 1 MB and decodes to 1 GB), is refused here instead of failing, or exhausting the
+ * instance's memory, in every tool that reads it later.
+ */
+export async function checkUploadedPng(png: Buffer | undefined): Promise<{ width: number; height: number }> {
+  if (!png?.length) throw invalidInput("The body must be the PNG image (Content-Type: image/png)");
+  const size = pngSize(png);
+  if (size.width * size.height > MAX_UPLOAD_PIXELS) {
+    throw new ToolError("too_large", `The PNG is ${size.width}×${size.height} pixels; at most ${MAX_UPLOAD_PIXELS / 1_000_000} megapixels are accepted (e.g. 7680×4320): crop or downscale it`);
+  }
+  const { default: sharp } = await import("sharp");
+  try {
+    // Every row decoded, streamed into a thumbnail: little memory.
+    await sharp(png, { failOn: "error", limitInputPixels: MAX_UPLOAD_PIXELS }).resize(16, 16, { fit: "inside" }).raw().toBuffer();
+  } catch {
+    throw invalidInput("The PNG could not be decoded (it is damaged or truncated): upload the complete file");
+  }
+  return size;
+}
 /** list_screenshots returns at most this many. */
 export const MAX_LIST = 100;
 

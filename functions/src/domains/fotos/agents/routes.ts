@@ -9,10 +9,10 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { z } from "zod";
 import { device, type HttpRequest, type HttpRoute, type RequestContext } from "../../../mcp/define.js";
-import { conflict, forbidden, invalidInput, ToolError, unauthenticated } from "../../../mcp/errors.js";
+import { conflict, forbidden, ToolError, unauthenticated } from "../../../mcp/errors.js";
 import { inputError } from "../../../mcp/validation.js";
 import { firestore } from "../../../platform/firebase.js";
-import { MAX_PNG_BYTES, pngSize, saveScreenshot } from "../store.js";
+import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
 import { failIfOpen, markActive, recordHeartbeat, recordOffline, requests, toRequest, type AgentReport } from "./registry.js";
 
 const AGENT = device("desktop-agent");
@@ -148,8 +148,7 @@ export const agentRoutes: HttpRoute[] = [
       const agent = agentOf(ctx);
       const id = parse(requestId, req.query.request);
       const png = req.rawBody;
-      if (!png?.length) throw invalidInput("The body must be the PNG image (Content-Type: image/png)");
-      pngSize(png); // signature and IHDR, before anything is stored
+      await checkUploadedPng(png); // the same checks as a user's upload: a PNG, decodable, not a huge canvas
       const r = await ownRequest(agent, id);
       // A retry after a lost response: answer with what was stored the first time.
       if (r.status === "done" && r.screenshotId) return ok({ screenshotId: r.screenshotId, duplicate: true });
