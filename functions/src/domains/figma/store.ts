@@ -9,10 +9,7 @@ import { HEARTBEAT_GRACE_MS, MISSED_HEARTBEATS } from "./config.js";
 export const SESSIONS = "figma_sessions";
 export const COMMANDS = "figma_commands";
 
-export interface Session {
-  roomId: string;
-  ownerUid: string;
-  deviceId: string;
+export interface SessionFields {
   figmaUserId: string;
   figmaUserName: string;
   fileKey: string;
@@ -20,6 +17,12 @@ export interface Session {
   pageId: string;
   pageName: string;
   keepaliveSeconds: number;
+}
+
+export interface Session extends SessionFields {
+  roomId: string;
+  ownerUid: string;
+  deviceId: string;
   /** The poll currently allowed to take commands (a newer poll supersedes older ones). */
   pollId: string | null;
   createdAt: Date;
@@ -40,15 +43,6 @@ export interface CommandDoc {
   expireAt: Timestamp;
 }
 
-export interface SessionFields {
-  figmaUserId: string;
-  figmaUserName: string;
-  fileKey: string;
-  fileName: string;
-  pageId: string;
-  pageName: string;
-  keepaliveSeconds: number;
-}
 
 const db = (): Firestore => firestore();
 export const sessionRef = (roomId: string) => db().collection(SESSIONS).doc(roomId);

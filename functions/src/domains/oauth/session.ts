@@ -17,12 +17,12 @@ export interface Session {
 
 type Headers = Record<string, string | string[] | undefined>;
 
-function cookieValue(headers: Headers): string | undefined {
+function cookieValue(headers: Headers, cookie = COOKIE): string | undefined {
   const raw = headers.cookie;
   const header = Array.isArray(raw) ? raw.join("; ") : (raw ?? "");
   for (const part of header.split(";")) {
     const [name, ...rest] = part.trim().split("=");
-    if (name === COOKIE) return decodeURIComponent(rest.join("="));
+    if (name === cookie) return decodeURIComponent(rest.join("="));
   }
   return undefined;
 }
@@ -58,11 +58,7 @@ export const endSession = (baseUrl: string): string => `${COOKIE}=; ${attributes
 const NONCE = "__signin";
 const nonceFor = (state: string) => createHash("sha256").update(`signin:${state}`).digest("base64url");
 export const signInNonceCookie = (state: string, baseUrl: string): string => `${NONCE}=${nonceFor(state)}; ${attributes(baseUrl, 3600)}`;
-export function signInNonceValid(headers: Headers, state: string): boolean {
-  const raw = headers.cookie;
-  const header = Array.isArray(raw) ? raw.join("; ") : (raw ?? "");
-  return header.split(";").some((part) => part.trim() === `${NONCE}=${nonceFor(state)}`);
-}
+export const signInNonceValid = (headers: Headers, state: string): boolean => cookieValue(headers, NONCE) === nonceFor(state);
 
 export const csrfToken = (session: Session): string => createHash("sha256").update(`csrf:${session.cookie}`).digest("base64url");
 
