@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { installDom } from "./dom.js";
 import { loadFonts } from "./fonts.js";
-import { MAX_CODE_LENGTH, MAX_SVG_CHARS, type JobError, type Labels, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
+import { MAX_CODE_LENGTH, MAX_SVG_CHARS, type JobError, type Labels, type RenderOutcome, type Theme, type VerifyOutcome, type WarmupTimings } from "./protocol.js";
 import { rasterize } from "./raster.js";
 import { splitSelectorLists } from "./css.js";
 import { installMermaidPatch } from "./mermaid-patch.js";
@@ -12,6 +12,10 @@ import { htmlLabelsToText } from "./text-labels.js";
 import { describeRenderError, describeSyntaxError, isDiagramError } from "./syntax-error.js";
 
 type Mermaid = typeof import("mermaid").default;
+
+/** Set by the bundler (scripts/bundle-worker.mjs), which applies the config patch at build time. */
+declare const __MERMAID_WORKER_BUNDLE__: boolean | undefined;
+const BUNDLED = typeof __MERMAID_WORKER_BUNDLE__ !== "undefined" && __MERMAID_WORKER_BUNDLE__;
 
 export class JobFailure extends Error {
   constructor(readonly detail: JobError) {
@@ -48,7 +52,7 @@ function baseConfig(theme: Theme, seed = "mermaid") {
 
 export async function init(): Promise<void> {
   if (mermaid) return;
-  if (process.env.MERMAID_CONFIG_PATCH !== "off") installMermaidPatch();
+  if (!BUNDLED && process.env.MERMAID_CONFIG_PATCH !== "off") installMermaidPatch();
   const dom = installDom();
   loadFonts();
   // Mermaid must be imported after the globals exist (its DOMPurify binds to window at load).
@@ -57,12 +61,17 @@ export async function init(): Promise<void> {
   sanitize = await createSanitizer(dom);
 }
 
-export async function warmup(): Promise<void> {
+/**
+ * Makes the worker ready: the environment, then one small flowchart through every stage but the
+ * PNG (resvg loads on the first render that asks for a picture), which also proves the pipeline
+ * works before the worker takes traffic. Nothing more: a cold instance's first caller waits for this.
+ */
+export async function warmup(at: Pick<WarmupTimings, "loaded" | "modules">): Promise<WarmupTimings> {
   await init();
-  // One diagram through every stage but the PNG: resvg loads on the first render that asks for a
-  // picture, so a cold start serves its first SVG without paying for it.
+  const initAt = performance.now();
   await render("flowchart TD\n  A[Start] --> B{Ok?}\n  B -->|yes| C[Done]", "default", false);
-  await verify("sequenceDiagram\n  A->>B: hi");
+  const round = (ms: number) => Math.round(ms);
+  return { loaded: round(at.loaded), modules: round(at.modules), init: round(initAt), firstRender: round(performance.now()) };
 }
 
 /**

@@ -6,16 +6,20 @@
 // that builds the same result: same keys in the same order, null values skipped, arrays de-duplicated,
 // objects copied two levels deep and shared below. Any other call runs mermaid's own code.
 // If a mermaid release changes the function, the pattern no longer matches and nothing is patched
-// (checked at warm-up: `patched()`); test/mermaid/determinism.test.ts compares the output bytes.
+// (the worker bundle's build fails then: scripts/bundle-worker.mjs); test/mermaid/determinism.test.ts
+// compares the output bytes. Running from source the patch is a load hook; the bundled worker
+// (functions/lib) has it applied at build time to the same text. MERMAID_CONFIG_PATCH=off turns
+// the fast path off in both (checked when mermaid loads).
 import module from "node:module";
 
-const SIGNATURE = "var assignWithDepth = /* @__PURE__ */ __name((dst, src, { depth = 2 } = {}) => {";
+export const SIGNATURE = "var assignWithDepth = /* @__PURE__ */ __name((dst, src, { depth = 2 } = {}) => {";
 
 const FAST_PATH = `
-  if (depth === 2 && __mcpIsEmptyPlain(dst) && src !== null && typeof src === "object" && !Array.isArray(src)) return __mcpCopy2(dst, src);`;
+  if (__mcpFastConfig && depth === 2 && __mcpIsEmptyPlain(dst) && src !== null && typeof src === "object" && !Array.isArray(src)) return __mcpCopy2(dst, src);`;
 
 // Plain JavaScript (it is spliced into mermaid's module source).
 const HELPERS = `
+const __mcpFastConfig = globalThis.process?.env?.MERMAID_CONFIG_PATCH !== "off";
 function __mcpIsEmptyPlain(o) {
   if (o === null || typeof o !== "object" || Array.isArray(o) || Object.getPrototypeOf(o) !== Object.prototype) return false;
   for (const _ in o) return false;

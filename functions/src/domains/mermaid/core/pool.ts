@@ -10,13 +10,14 @@
 // refused at once with "busy, retry after N s" rather than left waiting. A caller's AbortSignal cancels its job: a queued job leaves the
 // queue, a running one has its worker terminated (the only way to stop synchronous layout) and
 // replaced, so a cancelled render never holds a worker.
-import { readFileSync } from "node:fs";
-import { totalmem } from "node:os";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { envNumber } from "../../../mcp/env.js";
 import { timedOut, ToolError } from "../../../mcp/errors.js";
 import { log as rootLog, type Logger } from "../../../mcp/log.js";
-import type { Job, JobError, WorkerReply } from "./protocol.js";
+import type { Job, JobError, WarmupTimings, WorkerReply } from "./protocol.js";
 
 const RENDER_TIMEOUT_MS = envNumber("MERMAID_RENDER_TIMEOUT_MS", 10_000, { min: 100 });
 const QUEUE_TIMEOUT_MS = envNumber("MERMAID_QUEUE_TIMEOUT_MS", 30_000, { min: 100 });
@@ -119,15 +120,34 @@ export interface PoolOptions {
   log?: Logger;
 }
 
-function workerEntry(): { url: URL; execArgv: string[] } {
-  const self = import.meta.url;
+/**
+ * From source (.ts: vitest, tsx) the worker is worker.ts through tsx; from functions/lib it is the
+ * one-file bundle `npm run build` makes (scripts/bundle-worker.mjs: one file to read and compile
+ * instead of ~2,500 modules), or worker.js when lib was built by tsc alone.
+ */
+export function workerEntry(self = import.meta.url): { url: URL; execArgv: string[] } {
   if (self.endsWith(".ts")) return { url: new URL("./worker.ts", self), execArgv: tsxExecArgv() };
-  return { url: new URL("./worker.js", self), execArgv: [] };
+  const bundle = new URL("./worker.bundle.mjs", self);
+  const plain = new URL("./worker.js", self);
+  // A bundle older than worker.js is stale (tsc ran alone after a change): the modules are current.
+  const fresh = existsSync(bundle) && (!existsSync(plain) || statSync(bundle).mtimeMs >= statSync(plain).mtimeMs);
+  return { url: fresh ? bundle : plain, execArgv: [] };
 }
 
 /** Running from source (tsx, vitest): a worker needs the same loader to read .ts. */
 function tsxExecArgv(): string[] {
   return process.execArgv.some((a) => a.includes("tsx")) ? process.execArgv : [...process.execArgv, "--import", "tsx"];
+}
+
+/**
+ * Node's on-disk compile cache for the workers, switched on by the variable as each worker thread
+ * starts, so it covers the worker's own code (one bundle file) too. A replacement worker, the
+ * second worker of the pool and (locally) every later process reuse compiled code. Default
+ * <tmp>/mermaid-compile-cache: on Cloud Run /tmp is the instance's writable in-memory disk (~15 MB
+ * here); an unwritable directory only costs speed. NODE_COMPILE_CACHE picks another.
+ */
+function compileCacheDir(): string {
+  return process.env.NODE_COMPILE_CACHE || join(tmpdir(), "mermaid-compile-cache");
 }
 
 export interface RunOptions {
@@ -207,6 +227,9 @@ export class RenderPool {
     return this.slots.filter((s) => s.ready).length;
   }
 
+  /** What the latest worker's start cost (ms since its thread started; the bench prints it). */
+  lastWarmup?: WarmupTimings;
+
   /** Jobs waiting for a worker (tests). */
   get queued(): number {
     return this.queue.length;
@@ -222,6 +245,7 @@ export class RenderPool {
     this.lastStartAt = Date.now();
     const worker = new Worker(this.opts.workerUrl!, {
       execArgv: this.opts.execArgv,
+      env: { ...process.env, NODE_COMPILE_CACHE: compileCacheDir() },
       workerData: this.opts.workerData,
       resourceLimits: { maxOldGenerationSizeMb: this.opts.heapMb },
     });
@@ -235,13 +259,15 @@ export class RenderPool {
     this.dispatch(slot, {
       job: { op: "warmup" },
       timeoutMs: this.opts.warmupTimeoutMs,
-      resolve: () => this.onWarm(slot),
+      resolve: (timings) => this.onWarm(slot, timings as WarmupTimings),
       reject: (err) => this.onStartFailed(slot, err),
     });
   }
 
-  private onWarm(slot: Slot): void {
+  private onWarm(slot: Slot, timings?: WarmupTimings): void {
     slot.ready = true;
+    this.lastWarmup = timings;
+    this.opts.log.info("mermaid render worker ready", { threadId: slot.worker.threadId, ms: timings });
     this.startFailures = 0;
     this.firstReady?.();
     this.firstReady = undefined;

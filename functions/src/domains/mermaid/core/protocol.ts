@@ -14,6 +14,18 @@ export type Job =
   | { op: "render"; code: string; theme: Theme; png: boolean; labels?: Labels }
   | { op: "warmup" };
 
+/** What a worker's start cost, in ms from the thread's start (logged by the pool; the bench prints it). */
+export interface WarmupTimings {
+  /** Node + the worker's own code read and compiled (the bundle: one file). */
+  loaded: number;
+  /** jsdom, css-tree and our modules evaluated. */
+  modules: number;
+  /** The DOM installed, fonts, mermaid imported and initialised, DOMPurify. */
+  init: number;
+  /** The first diagram drawn (mermaid's lazy flowchart modules, first compilations). */
+  firstRender: number;
+}
+
 export interface VerifyOutcome {
   ok: boolean;
   error?: string;

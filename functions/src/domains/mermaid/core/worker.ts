@@ -1,14 +1,15 @@
 // Entry of a render worker thread. One job at a time; the pool terminates the whole thread when
 // a job runs past its deadline, which is the only way to stop a runaway synchronous layout.
-// Node's compile cache is switched on before anything heavy loads: a replacement worker, the
-// second worker of the pool, and (locally) every other process starting one reuse the compiled
-// code of jsdom and mermaid instead of compiling it again (NODE_COMPILE_CACHE picks the directory;
-// default: <tmp>/mermaid-compile-cache).
+// Node's compile cache: the pool sets NODE_COMPILE_CACHE for the thread, so Node switches it on
+// before this file (in functions/lib: the one-file bundle) is even read; the call below covers a
+// worker started some other way (default directory: <tmp>/mermaid-compile-cache).
 import module from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parentPort } from "node:worker_threads";
 import type { Job, WorkerReply, WorkerRequest } from "./protocol.js";
+
+const loadedAt = performance.now();
 
 const enableCompileCache = (module as unknown as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
 try {
@@ -18,6 +19,7 @@ try {
 }
 
 const { JobFailure, render, verify, warmup } = await import("./engine.js");
+const modulesAt = performance.now();
 
 async function run(job: Job): Promise<unknown> {
   switch (job.op) {
@@ -26,7 +28,7 @@ async function run(job: Job): Promise<unknown> {
     case "render":
       return render(job.code, job.theme, job.png, job.labels);
     case "warmup":
-      return warmup();
+      return warmup({ loaded: loadedAt, modules: modulesAt });
   }
 }
 
