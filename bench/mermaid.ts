@@ -58,17 +58,25 @@ async function main(): Promise<void> {
   // worker, another process on the same machine).
   if (existsSync(LIB_POOL)) {
     const cache = mkdtempSync(join(tmpdir(), "mermaid-bench-cache-"));
+    // The breakdown: when the pool module was loaded and the worker spawned (request thread), what
+    // the worker's start cost (its own timings, ms since its thread started), then the request.
     const script = `const t0 = performance.now(); const { RenderPool } = await import(${JSON.stringify(pathToFileURL(LIB_POOL).href)});
-      const pool = new RenderPool(1); const out = await pool.run({ op: "render", code: "flowchart TD\\n  A --> B", theme: "default", png: false });
-      console.log(JSON.stringify({ first: performance.now(), bytes: out.svg.length })); await pool.close();`;
+      const pool = new RenderPool(1); const spawned = performance.now();
+      const out = await pool.run({ op: "render", code: "flowchart TD\\n  A --> B", theme: "default", png: false });
+      console.log(JSON.stringify({ first: performance.now(), poolLoaded: spawned, warm: pool.lastWarmup, bytes: out.svg.length })); await pool.close();`;
     for (const label of ["empty compile cache", "warm compile cache "]) {
       const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, NODE_COMPILE_CACHE: cache, MCP_LOG_LEVEL: "error" } });
-      const { first } = JSON.parse(out.toString().trim().split("\n").pop()!) as { first: number };
+      const { first, poolLoaded, warm } = JSON.parse(out.toString().trim().split("\n").pop()!) as { first: number; poolLoaded: number; warm?: Record<string, number> };
       console.log(`cold process → first SVG (${label}): ${ms(first)}   target ≤ ${TARGETS.coldMs} ms: ${mark(first <= TARGETS.coldMs)}`);
+      if (warm) {
+        const steps = `node + pool.js ${poolLoaded.toFixed(0)} | worker: code loaded ${warm.loaded}, modules ${warm.modules - warm.loaded}, init ${warm.init - warm.modules}, warm-up flowchart ${warm.firstRender - warm.init} | the request ~${(first - poolLoaded - warm.firstRender).toFixed(0)} ms`;
+        console.log(`  made of: ${steps}`);
+      }
     }
   } else {
     console.log("cold start: skipped (build functions/lib first: npm run build)");
   }
+  const before = process.memoryUsage().rss;
   const pool = new RenderPool(1);
   await pool.start();
 
@@ -112,8 +120,10 @@ async function main(): Promise<void> {
   }
   const rss = process.memoryUsage().rss;
   console.log(`\n300 renders in ${ms(performance.now() - t300)}; RSS after: ${mb(rss)}   target ≤ ${TARGETS.rssMb} MB: ${mark(rss / 1024 / 1024 <= TARGETS.rssMb)}`);
+  console.log(`  of which this process before the pool started (node + tsx + the bench): ${mb(before)}; one worker (jsdom + mermaid + its heap): ${mb(rss - before)}`);
   await pool.close();
 
+  if (process.env.MERMAID_BENCH_CLI === "no") return console.log("\nmermaid-cli comparison skipped (MERMAID_BENCH_CLI=no)");
   await compareWithMermaidCli(entries, ours);
 }
 

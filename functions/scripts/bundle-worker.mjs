@@ -6,18 +6,24 @@
 // a load hook when running from source) is applied here at build time, to the same source text.
 import { build } from "esbuild";
 import { dirname, join } from "node:path";
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const core = join(root, "lib/domains/mermaid/core");
 const { patchMermaidSource, SIGNATURE } = await import(join(core, "mermaid-patch.js"));
 
+const outdir = join(root, "lib/domains/mermaid/bundle");
+await rm(outdir, { recursive: true, force: true }); // no stale chunks from an earlier build
 let patchedModules = 0;
 const result = await build({
   absWorkingDir: root,
   entryPoints: [join(core, "worker.js")],
-  outfile: join(core, "worker.bundle.mjs"),
+  outdir,
+  entryNames: "[name]",
+  chunkNames: "[name]-[hash]",
+  outExtension: { ".js": ".mjs" },
+  splitting: true,
   bundle: true,
   platform: "node",
   format: "esm",
@@ -30,7 +36,7 @@ const result = await build({
   // Whitespace and syntax only: function names stay readable in the stacks the pool logs.
   minifyWhitespace: true,
   minifySyntax: true,
-  legalComments: "linked",
+  legalComments: "eof",
   define: { __MERMAID_WORKER_BUNDLE__: "true" },
   logLevel: "warning",
   plugins: [

@@ -56,6 +56,7 @@ export function defaultHeapMb(workers: number, memoryMb = instanceMemoryMb()): n
 // process per concurrent request, and each would otherwise warm (and hold) its own two.
 const POOL_SIZE = Math.floor(envNumber("MERMAID_WORKERS", process.env.FUNCTIONS_EMULATOR === "true" ? 1 : 2, { min: 1 }));
 const WORKER_HEAP_MB = Math.floor(envNumber("MERMAID_WORKER_HEAP_MB", defaultHeapMb(POOL_SIZE), { min: 64 }));
+const WORKER_YOUNG_MB = Math.floor(envNumber("MERMAID_WORKER_YOUNG_MB", 8, { min: 1 }));
 // A warm-up is a fixed diagram, not a runaway one: on a machine busy with dozens of processes it is
 // slow, not stuck, and killing it only to start again from scratch is how retry storms begin.
 const WARMUP_TIMEOUT_MS = 180_000;
@@ -108,6 +109,8 @@ export interface PoolOptions {
   /** Expected wait beyond which a new job is refused at once (busy, retry after N s). */
   maxWaitMs?: number;
   heapMb?: number;
+  /** Young generation per worker (MB). */
+  youngMb?: number;
   warmupTimeoutMs?: number;
   /**
    * Consecutive failed starts, with no worker ready, after which run() fails fast and retries stop
@@ -127,7 +130,7 @@ export interface PoolOptions {
  */
 export function workerEntry(self = import.meta.url): { url: URL; execArgv: string[] } {
   if (self.endsWith(".ts")) return { url: new URL("./worker.ts", self), execArgv: tsxExecArgv() };
-  const bundle = new URL("./worker.bundle.mjs", self);
+  const bundle = new URL("../bundle/worker.mjs", self);
   const plain = new URL("./worker.js", self);
   // A bundle older than worker.js is stale (tsc ran alone after a change): the modules are current.
   const fresh = existsSync(bundle) && (!existsSync(plain) || statSync(bundle).mtimeMs >= statSync(plain).mtimeMs);
@@ -185,6 +188,7 @@ export class RenderPool {
       queueMax: o.queueMax ?? QUEUE_MAX,
       maxWaitMs: o.maxWaitMs ?? MAX_WAIT_MS,
       heapMb: o.heapMb ?? WORKER_HEAP_MB,
+      youngMb: o.youngMb ?? WORKER_YOUNG_MB,
       warmupTimeoutMs: o.warmupTimeoutMs ?? WARMUP_TIMEOUT_MS,
       maxStartFailures: o.maxStartFailures ?? 3,
       backoffMs: o.backoffMs ?? 1_000,
@@ -247,7 +251,7 @@ export class RenderPool {
       execArgv: this.opts.execArgv,
       env: { ...process.env, NODE_COMPILE_CACHE: compileCacheDir() },
       workerData: this.opts.workerData,
-      resourceLimits: { maxOldGenerationSizeMb: this.opts.heapMb },
+      resourceLimits: { maxOldGenerationSizeMb: this.opts.heapMb, maxYoungGenerationSizeMb: this.opts.youngMb },
     });
     worker.unref();
     const slot: Slot = { worker, ready: false, jobs: 0 };
