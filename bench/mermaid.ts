@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { RenderPool as Pool } from "../functions/src/domains/mermaid/core/pool.js";
-import type { RenderOutcome, VerifyOutcome } from "../functions/src/domains/mermaid/core/protocol.js";
+import type { RenderOutcome, VerifyOutcome, WarmupTimings } from "../functions/src/domains/mermaid/core/protocol.js";
 
 const LIB_POOL = join(import.meta.dirname, "../functions/lib/domains/mermaid/core/pool.js");
 const { RenderPool } = (await import(existsSync(LIB_POOL) ? pathToFileURL(LIB_POOL).href : "../functions/src/domains/mermaid/core/pool.js")) as {
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       console.log(JSON.stringify({ first: performance.now(), poolLoaded: spawned, warm: pool.lastWarmup, bytes: out.svg.length })); await pool.close();`;
     for (const label of ["empty compile cache", "warm compile cache "]) {
       const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, NODE_COMPILE_CACHE: cache, MCP_LOG_LEVEL: "error" } });
-      const { first, poolLoaded, warm } = JSON.parse(out.toString().trim().split("\n").pop()!) as { first: number; poolLoaded: number; warm?: Record<string, number> };
+      const { first, poolLoaded, warm } = JSON.parse(out.toString().trim().split("\n").pop()!) as { first: number; poolLoaded: number; warm?: WarmupTimings };
       console.log(`cold process → first SVG (${label}): ${ms(first)}   target ≤ ${TARGETS.coldMs} ms: ${mark(first <= TARGETS.coldMs)}`);
       if (warm) {
         const steps = `node + pool.js ${poolLoaded.toFixed(0)} | worker: code loaded ${warm.loaded}, modules ${warm.modules - warm.loaded}, init ${warm.init - warm.modules}, warm-up flowchart ${warm.firstRender - warm.init} | the request ~${(first - poolLoaded - warm.firstRender).toFixed(0)} ms`;

@@ -98,13 +98,25 @@ function cleanBlock(block: csstree.Block | csstree.DeclarationList, scope: Scope
   });
 }
 
+// Results by input, bounded by size, not count: a diagram's <style> sheet is 10–30 KB and unique
+// to the diagram (scoped by its id), so 2,000 of them held 50–100 MB of a worker's heap for
+// nothing but a repeated diagram. Style attributes are short and repeat across diagrams.
+const CACHE_MAX_CHARS = 1_000_000;
 const cache = new Map<string, string>();
+let cacheChars = 0;
 function cached(key: string, make: () => string): string {
   let out = cache.get(key);
   if (out === undefined) {
     out = make();
-    if (cache.size > 2_000) cache.clear();
-    cache.set(key, out);
+    const size = key.length + out.length;
+    if (cacheChars + size > CACHE_MAX_CHARS) {
+      cache.clear();
+      cacheChars = 0;
+    }
+    if (size <= CACHE_MAX_CHARS / 10) {
+      cache.set(key, out);
+      cacheChars += size;
+    }
   }
   return out;
 }

@@ -34,10 +34,12 @@ const MAX_WAIT_MS = envNumber("MERMAID_MAX_WAIT_MS", 1_500, { min: 1 });
  * Old-space cap per worker, from the memory the instance really has (cgroup limit, else the
  * machine's): what is left after the request thread (~300 MB with its libraries) shared by the
  * workers, less 30 % for what a worker holds outside its old space (young generation, code, jsdom
- * and resvg buffers); between 128 and 512 MB. A 1 GiB instance with two workers gets 2 × 256 MB
- * (measured: a worker's heap is ~80 MB warm, ~130 MB after the corpus, peaks ~260 MB with garbage;
+ * and resvg buffers); between 128 and 256 MB. A 1 GiB instance with two workers gets 2 × 256 MB
+ * (measured: a worker's heap is ~80 MB warm, ~125 MB live after the corpus, peaks ~260 MB with garbage;
  * a job that needs more is stopped with an out-of-memory 504 and its worker replaced, instead of
- * the container being killed). docs/mermaid.md has the numbers. MERMAID_WORKER_HEAP_MB overrides.
+ * the container being killed). No more than 256 MB on larger machines either: more only lets garbage
+ * pile up before V8 collects it (RSS, not capacity). docs/mermaid.md has the numbers.
+ * MERMAID_WORKER_HEAP_MB overrides.
  */
 function instanceMemoryMb(): number {
   try {
@@ -50,12 +52,16 @@ function instanceMemoryMb(): number {
 }
 export function defaultHeapMb(workers: number, memoryMb = instanceMemoryMb()): number {
   const perWorker = (memoryMb - 300) / workers / 1.4;
-  return Math.max(128, Math.min(512, Math.floor(perWorker / 32) * 32));
+  return Math.max(128, Math.min(256, Math.floor(perWorker / 32) * 32));
 }
 // Two workers: one runaway diagram never blocks everyone. Under the emulator one: it runs a
 // process per concurrent request, and each would otherwise warm (and hold) its own two.
 const POOL_SIZE = Math.floor(envNumber("MERMAID_WORKERS", process.env.FUNCTIONS_EMULATOR === "true" ? 1 : 2, { min: 1 }));
 const WORKER_HEAP_MB = Math.floor(envNumber("MERMAID_WORKER_HEAP_MB", defaultHeapMb(POOL_SIZE), { min: 64 }));
+/**
+ * Young generation per worker: mermaid's garbage dies young, and 8 MB instead of V8's 32 MB kept a
+ * worker's RSS 30–60 MB lower after 300 renders at the same render times (docs/mermaid.md).
+ */
 const WORKER_YOUNG_MB = Math.floor(envNumber("MERMAID_WORKER_YOUNG_MB", 8, { min: 1 }));
 // A warm-up is a fixed diagram, not a runaway one: on a machine busy with dozens of processes it is
 // slow, not stuck, and killing it only to start again from scratch is how retry storms begin.
