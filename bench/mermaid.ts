@@ -57,17 +57,28 @@ async function main(): Promise<void> {
   // an empty compile cache (a new instance) and with the cache the first run left (a replacement
   // worker, another process on the same machine).
   if (existsSync(LIB_POOL)) {
-    const cache = mkdtempSync(join(tmpdir(), "mermaid-bench-cache-"));
     // The breakdown: when the pool module was loaded and the worker spawned (request thread), what
     // the worker's start cost (its own timings, ms since its thread started), then the request.
     const script = `const t0 = performance.now(); const { RenderPool } = await import(${JSON.stringify(pathToFileURL(LIB_POOL).href)});
       const pool = new RenderPool(1); const spawned = performance.now();
       const out = await pool.run({ op: "render", code: "flowchart TD\\n  A --> B", theme: "default", png: false });
       console.log(JSON.stringify({ first: performance.now(), poolLoaded: spawned, warm: pool.lastWarmup, bytes: out.svg.length })); await pool.close();`;
-    for (const label of ["empty compile cache", "warm compile cache "]) {
+    const coldOnce = (cache: string) => {
       const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, NODE_COMPILE_CACHE: cache, MCP_LOG_LEVEL: "error" } });
-      const { first, poolLoaded, warm } = JSON.parse(out.toString().trim().split("\n").pop()!) as { first: number; poolLoaded: number; warm?: WarmupTimings };
-      console.log(`cold process → first SVG (${label}): ${ms(first)}   target ≤ ${TARGETS.coldMs} ms: ${mark(first <= TARGETS.coldMs)}`);
+      return JSON.parse(out.toString().trim().split("\n").pop()!) as { first: number; poolLoaded: number; warm?: WarmupTimings };
+    };
+    // A shared 2-core machine is noisy: each figure is the median of COLD_RUNS fresh processes
+    // (empty: a new cache directory each time; warm: the directory the first empty run filled).
+    const runs = Math.max(1, Number(process.env.MERMAID_BENCH_COLD_RUNS ?? 3));
+    const warmCache = mkdtempSync(join(tmpdir(), "mermaid-bench-cache-"));
+    for (const label of ["empty compile cache", "warm compile cache "]) {
+      const results = Array.from({ length: runs }, (_, i) =>
+        coldOnce(label.startsWith("empty") ? (i === 0 ? warmCache : mkdtempSync(join(tmpdir(), "mermaid-bench-cache-"))) : warmCache),
+      );
+      const typical = results.find((r) => r.first === median(results.map((x) => x.first)))!;
+      const { first, poolLoaded, warm } = typical;
+      const all = results.map((r) => r.first.toFixed(0)).join(", ");
+      console.log(`cold process → first SVG (${label}): ${ms(first)} (median of ${runs}: ${all})   target ≤ ${TARGETS.coldMs} ms: ${mark(first <= TARGETS.coldMs)}`);
       if (warm) {
         const steps = `node + pool.js ${poolLoaded.toFixed(0)} | worker: code loaded ${warm.loaded}, modules ${warm.modules - warm.loaded}, init ${warm.init - warm.modules}, warm-up flowchart ${warm.firstRender - warm.init} | the request ~${(first - poolLoaded - warm.firstRender).toFixed(0)} ms`;
         console.log(`  made of: ${steps}`);

@@ -277,7 +277,7 @@ export class RenderPool {
   private onWarm(slot: Slot, timings?: WarmupTimings): void {
     slot.ready = true;
     this.lastWarmup = timings;
-    this.opts.log.info("mermaid render worker ready", { threadId: slot.worker.threadId, ms: timings });
+    this.opts.log.info("mermaid render worker ready", { threadId: slot.worker.threadId, entry: this.opts.workerUrl!.pathname.split("/").slice(-2).join("/"), ms: timings });
     this.startFailures = 0;
     this.firstReady?.();
     this.firstReady = undefined;
