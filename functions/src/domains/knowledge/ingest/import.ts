@@ -108,8 +108,6 @@ export async function expandPaths(paths: string[]): Promise<ImportFile[]> {
 
 /** Files read ahead, whose new chunks are embedded together (one model call for many documents). */
 const LOOKAHEAD_FILES = 16;
-/** Texts per embedding call when embedding ahead: the local model batches well; Vertex gets them concurrently. */
-const PREFETCH_BATCH = 64;
 
 async function readParsed(file: ImportFile): Promise<ParsedDocument[]> {
   await stat(file.path).catch(() => {
@@ -119,10 +117,11 @@ async function readParsed(file: ImportFile): Promise<ParsedDocument[]> {
 }
 
 /**
- * Embeds, ahead of time and in large batches, the chunks that the prose documents of the next files
- * will write (the same plan importParsed makes), into the vector cache importParsed reads. Only an
- * optimisation: a document it misses (highlights, a manifest that changes meanwhile) is embedded
- * by importParsed as before, and a vector it made needlessly is just not used.
+ * Embeds, ahead of time and in one call (the embedder batches it: the local model over its
+ * workers, Vertex in requests of up to 250 texts), the chunks that the prose documents of the next
+ * files will write (the same plan importParsed makes), into the vector cache importParsed reads.
+ * Only an optimisation: a document it misses (highlights, a manifest that changes meanwhile) is
+ * embedded by importParsed as before, and a vector it made needlessly is just not used.
  */
 async function embedAhead(parsed: (ParsedDocument[] | undefined)[], opts: ImportOptions, cache: Map<string, number[]>): Promise<void> {
   const docs = parsed.flatMap((d) => d ?? []).filter((d) => d.kind === "prose");
@@ -137,11 +136,9 @@ async function embedAhead(parsed: (ParsedDocument[] | undefined)[], opts: Import
     for (const c of plan?.write ?? []) if (!cache.has(vectorCacheKey(model, c.content))) texts.add(c.content);
   });
   const list = [...texts];
-  for (let i = 0; i < list.length; i += PREFETCH_BATCH) {
-    const batch = list.slice(i, i + PREFETCH_BATCH);
-    const vectors = await opts.embedder.embed(batch, "document");
-    batch.forEach((t, k) => cache.set(vectorCacheKey(model, t), vectors[k]!));
-  }
+  if (!list.length) return;
+  const vectors = await opts.embedder.embed(list, "document");
+  list.forEach((t, k) => cache.set(vectorCacheKey(model, t), vectors[k]!));
 }
 
 export async function importFiles(paths: string[], optsIn: ImportOptions): Promise<ImportReport> {
@@ -150,49 +147,57 @@ export async function importFiles(paths: string[], optsIn: ImportOptions): Promi
   // Vectors embedded ahead for the next files (plus the caller's own cache, if any).
   const cache = new Map(optsIn.vectorCache ?? []);
   const opts: ImportOptions = { ...optsIn, vectorCache: cache };
-  const parsedAhead = new Map<number, Promise<ParsedDocument[]>>();
-  for (const [index, file] of files.entries()) {
-    const { path } = file;
-    if (index % LOOKAHEAD_FILES === 0) {
-      const window = files.slice(index, index + LOOKAHEAD_FILES);
-      window.forEach((f, k) => parsedAhead.set(index + k, readParsed(f)));
-      const parsed = await Promise.all(window.map((_, k) => parsedAhead.get(index + k)!.catch(() => undefined)));
-      // Embedding ahead is an optimisation: if it fails, each document embeds (and reports) as before.
-      await embedAhead(parsed, opts, cache).catch(() => undefined);
-    }
-    opts.onProgress?.({ type: "file", index: index + 1, total: files.length, path });
-    let docs: ParsedDocument[];
-    try {
-      docs = await parsedAhead.get(index)!;
-      parsedAhead.delete(index);
-    } catch (err) {
-      parsedAhead.delete(index);
-      const error = err instanceof ParseError ? err.message : `could not read it (${(err as Error).message})`;
-      report.failed++;
-      report.files.push({ path, status: "failed", error, documents: [] });
-      opts.onProgress?.({ type: "file-failed", path, error });
-      continue;
-    }
-    const results: DocumentResult[] = [];
-    try {
-      // One round trip for all the file's manifests: an unchanged file costs one getAll.
-      const refs = docs.map((d) => manifestRef(opts, d));
-      const manifests = await opts.db.getAll(...refs);
-      for (const [i, doc] of docs.entries()) results.push(await importParsed(doc, manifests[i]!, opts));
-      report.files.push({ path, status: "ok", documents: results });
-    } catch (err) {
-      // Documents already switched stay (each is complete); the failed one kept its old version.
-      const error = err instanceof EmbeddingError && err.detail ? `${err.message} (${err.detail})` : (err as Error).message;
-      report.failed++;
-      report.files.push({ path, status: "failed", error, documents: results });
-      opts.onProgress?.({ type: "file-failed", path, error });
-    }
-    for (const r of results) {
-      report.documents[r.status]++;
-      report.chunksWritten += r.written;
-    }
+  // The next window of files is read and embedded while this one is written: the embedder always
+  // has work queued (the writes are Firestore round trips, the embedding is CPU or Vertex).
+  const prepare = (start: number) => {
+    const parsed = files.slice(start, start + LOOKAHEAD_FILES).map((f) => readParsed(f));
+    // Embedding ahead is an optimisation: if it fails, each document embeds (and reports) as before.
+    const embedded = Promise.all(parsed.map((p) => p.catch(() => undefined)))
+      .then((docs) => embedAhead(docs, opts, cache))
+      .catch(() => undefined);
+    return { parsed, embedded };
+  };
+  let next = files.length ? prepare(0) : undefined;
+  for (let start = 0; start < files.length; start += LOOKAHEAD_FILES) {
+    const window = next!;
+    next = start + LOOKAHEAD_FILES < files.length ? prepare(start + LOOKAHEAD_FILES) : undefined;
+    await window.embedded;
+    for (const [k, parsed] of window.parsed.entries()) await importFile(files[start + k]!, parsed, files.length, start + k, opts, report);
   }
   return report;
+}
+
+async function importFile(file: ImportFile, parsed: Promise<ParsedDocument[]>, total: number, index: number, opts: ImportOptions, report: ImportReport): Promise<void> {
+  const { path } = file;
+  opts.onProgress?.({ type: "file", index: index + 1, total, path });
+  let docs: ParsedDocument[];
+  try {
+    docs = await parsed;
+  } catch (err) {
+    const error = err instanceof ParseError ? err.message : `could not read it (${(err as Error).message})`;
+    report.failed++;
+    report.files.push({ path, status: "failed", error, documents: [] });
+    opts.onProgress?.({ type: "file-failed", path, error });
+    return;
+  }
+  const results: DocumentResult[] = [];
+  try {
+    // One round trip for all the file's manifests: an unchanged file costs one getAll.
+    const refs = docs.map((d) => manifestRef(opts, d));
+    const manifests = await opts.db.getAll(...refs);
+    for (const [i, doc] of docs.entries()) results.push(await importParsed(doc, manifests[i]!, opts));
+    report.files.push({ path, status: "ok", documents: results });
+  } catch (err) {
+    // Documents already switched stay (each is complete); the failed one kept its old version.
+    const error = err instanceof EmbeddingError && err.detail ? `${err.message} (${err.detail})` : (err as Error).message;
+    report.failed++;
+    report.files.push({ path, status: "failed", error, documents: results });
+    opts.onProgress?.({ type: "file-failed", path, error });
+  }
+  for (const r of results) {
+    report.documents[r.status]++;
+    report.chunksWritten += r.written;
+  }
 }
 
 const manifestRef = (opts: ImportOptions, doc: ParsedDocument) => opts.db.collection(KB_DOCUMENTS).doc(parentDocId(opts.uid, doc.key));
