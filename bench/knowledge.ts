@@ -83,8 +83,11 @@ const importLoad = loadavg()[0]!;
 // The model alone on chunks like the import's (a fresh set: nothing cached), all workers busy.
 const modelTexts = Array.from({ length: 128 }, (_, i) => chunkText(`${TOPICS[i % TOPICS.length]} Model ${i}. `.repeat(14))[0]!);
 const tm = performance.now();
+const cpu0 = process.cpuUsage(); // all threads of this process: the workers' inference included
 await embedder.embed(modelTexts, "document");
 const modelMs = performance.now() - tm;
+const cpu = process.cpuUsage(cpu0);
+const modelCpuMsPerChunk = (cpu.user + cpu.system) / 1000 / modelTexts.length;
 const importFigures = {
   documents: IMPORT_DOCS,
   chunks: report.chunksWritten,
@@ -95,6 +98,7 @@ const importFigures = {
   reimportUnchanged: again.documents.unchanged,
   modelChunksPerSecond: modelTexts.length / (modelMs / 1000),
   modelChunkChars: Math.round(modelTexts.reduce((n, t) => n + t.length, 0) / modelTexts.length),
+  modelCpuMsPerChunk,
   workers: (embedder as { workers?: number }).workers,
   loadAverage: importLoad,
 };
@@ -103,7 +107,10 @@ console.log(
   `  ${importFigures.chunks} chunks from ${IMPORT_DOCS} files in ${importFigures.seconds.toFixed(1)} s = ${importFigures.chunksPerSecond.toFixed(1)} chunks/s ` +
     `(waiting for embeddings ${(importFigures.embeddingShare * 100).toFixed(0)}% of the time); re-import of unchanged files: ${importFigures.reimportNoopSeconds.toFixed(2)} s`,
 );
-console.log(`  the model alone: ${modelTexts.length} chunks of ~${importFigures.modelChunkChars} characters at ${importFigures.modelChunksPerSecond.toFixed(1)} chunks/s (${importFigures.workers ?? "?"} worker threads)`);
+console.log(
+  `  the model alone: ${modelTexts.length} chunks of ~${importFigures.modelChunkChars} characters at ${importFigures.modelChunksPerSecond.toFixed(1)} chunks/s ` +
+    `(${importFigures.workers ?? "?"} worker threads; ${modelCpuMsPerChunk.toFixed(1)} ms of CPU per chunk, i.e. at most ${(1000 / modelCpuMsPerChunk).toFixed(0)} chunks/s per free core)`,
+);
 // Issue 13's target for the local model on this machine.
 console.log(`  target ≥ 50 chunks/s: ${importFigures.chunksPerSecond >= 50 ? "meets" : "MISSES"} (load average ${importLoad.toFixed(1)} while measuring, ${(await import("node:os")).availableParallelism()} cores)`);
 
