@@ -118,23 +118,27 @@ async function readParsed(file: ImportFile): Promise<ParsedDocument[]> {
 
 /**
  * Embeds, ahead of time and in one call (the embedder batches it: the local model over its
- * workers, Vertex in requests of up to 250 texts), the chunks that the prose documents of the next
- * files will write (the same plan importParsed makes), into the vector cache importParsed reads.
- * Only an optimisation: a document it misses (highlights, a manifest that changes meanwhile) is
- * embedded by importParsed as before, and a vector it made needlessly is just not used.
+ * workers, Vertex in requests of up to 250 texts), the chunks that the documents of the next files
+ * will write (the same plan importParsed makes), into the vector cache importParsed reads.
+ * Only an optimisation: a document it misses (a book stored by another model, a manifest that
+ * changes meanwhile) is embedded by importParsed as before, and a vector it made needlessly is
+ * just not used.
  */
 async function embedAhead(parsed: (ParsedDocument[] | undefined)[], opts: ImportOptions, cache: Map<string, number[]>): Promise<void> {
-  const docs = parsed.flatMap((d) => d ?? []).filter((d) => d.kind === "prose");
+  const docs = parsed.flatMap((d) => d ?? []);
   if (!docs.length) return;
   const manifests = await opts.db.getAll(...docs.map((d) => manifestRef(opts, d)));
   const model = opts.embedder.model;
   const texts = new Set<string>();
-  docs.forEach((doc, i) => {
+  for (const [i, doc] of docs.entries()) {
     const snap = manifests[i]!;
     const old = snap.exists ? (snap.data() as DocumentRecord) : undefined;
-    const plan = planProse(doc, chunksOf(doc, snap.ref.id, model), old, model);
+    const chunks = chunksOf(doc, snap.ref.id, model);
+    // A book stored by another model is re-embedded from its stored chunks: left to importParsed.
+    if (doc.kind === "highlights" && old && (old.embedding_model !== model || old.kind !== "highlights")) continue;
+    const plan = doc.kind === "prose" ? planProse(doc, chunks, old, model) : await planHighlights(doc, snap.ref.id, chunks, old, model, opts);
     for (const c of plan?.write ?? []) if (!cache.has(vectorCacheKey(model, c.content))) texts.add(c.content);
-  });
+  }
   const list = [...texts];
   if (!list.length) return;
   const vectors = await opts.embedder.embed(list, "document");
@@ -432,17 +436,20 @@ async function embedAll(texts: string[], title: string, opts: ImportOptions): Pr
   const out = new Array<number[] | undefined>(texts.length);
   const missing: number[] = [];
   texts.forEach((t, i) => {
-    const cached = vectorCache?.get(vectorCacheKey(embedder.model, t));
-    if (cached) out[i] = cached;
-    else missing.push(i);
+    const key = vectorCacheKey(embedder.model, t);
+    const cached = vectorCache?.get(key);
+    if (cached) {
+      out[i] = cached;
+      vectorCache!.delete(key); // used once: an import of 100,000 chunks must not hold them all
+    } else missing.push(i);
   });
-  const BATCH = 32;
+  // Large enough for both local workers and a Vertex request of many texts; small enough for progress lines.
+  const BATCH = 128;
   for (let i = 0; i < missing.length; i += BATCH) {
     const idx = missing.slice(i, i + BATCH);
     const vectors = await embedder.embed(idx.map((j) => texts[j]!), "document");
     idx.forEach((j, k) => {
       out[j] = vectors[k]!;
-      vectorCache?.set(vectorCacheKey(embedder.model, texts[j]!), vectors[k]!);
     });
     if (missing.length > BATCH) opts.onProgress?.({ type: "embedding", title, done: Math.min(i + BATCH, missing.length), total: missing.length });
   }
