@@ -30,7 +30,7 @@ export interface VertexEmbedderOptions {
   attempts?: number;
   /** Delay before retry n (1-based) is baseDelayMs * 2^(n-1): 1 s, 2 s, 4 s by default. */
   baseDelayMs?: number;
-  /** Requests in flight at once. */
+  /** Requests in flight at once, per embed() call. */
   concurrency?: number;
   /** Texts per request (default EMBEDDINGS_VERTEX_BATCH, else 250). */
   maxBatchTexts?: number;
@@ -64,8 +64,6 @@ export class VertexEmbedder implements Embedder {
   private readonly warn: (message: string) => void;
   /** Texts per request; lowered for the rest of the process when the endpoint says so. */
   private maxBatchTexts: number;
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
 
   constructor(opts: VertexEmbedderOptions = {}) {
     const env = process.env;
@@ -96,26 +94,28 @@ export class VertexEmbedder implements Embedder {
 
   async embed(texts: string[], task: EmbedTask): Promise<number[][]> {
     const out = new Array<number[]>(texts.length);
+    // At most `concurrency` requests of this call in flight (per call: concurrent searches do not
+    // wait for each other or for an import).
+    let running = 0;
+    const waiting: (() => void)[] = [];
+    const inFlight = async <T>(task: () => Promise<T>): Promise<T> => {
+      while (running >= this.concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+      running++;
+      try {
+        return await task();
+      } finally {
+        running--;
+        waiting.shift()?.();
+      }
+    };
     const run = async (from: number, to: number): Promise<void> => {
-      const result = await this.inFlight(() => this.embedBatch(texts.slice(from, to), task));
+      const result = await inFlight(() => this.embedBatch(texts.slice(from, to), task));
       // Refused as too large: the limit is lower now; cut this range again.
       if (result === "too-large") return void (await Promise.all(this.cut(from, to, texts).map(([a, b]) => run(a, b))));
       result.forEach((v, k) => (out[from + k] = v));
     };
     await Promise.all(this.cut(0, texts.length, texts).map(([a, b]) => run(a, b)));
     return out;
-  }
-
-  /** Runs `task` when fewer than `concurrency` requests of this embedder are in flight. */
-  private async inFlight<T>(task: () => Promise<T>): Promise<T> {
-    while (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
-    try {
-      return await task();
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
   }
 
   /** Splits texts[from, to) into ranges within the batch limits, in order. */
