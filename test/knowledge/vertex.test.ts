@@ -24,8 +24,9 @@ let baseUrl: string;
 let seen: Seen[] = [];
 /** Status to answer for the next requests, in order; then 200. */
 let script: number[] = [];
-/** Most instances the fake endpoint takes per request (as some regions do); more is a 400. */
+/** Most instances the fake endpoint takes per request (as some regions do); more is a 400 saying so. */
 let maxInstances = 250;
+let refusal = (max: number, n: number) => `${max} instance(s) is allowed per prediction. Actual: ${n}`;
 
 const vectorFor = (text: string) => Array.from({ length: 768 }, (_, i) => Math.sin(i + text.length) * 3); // not unit length on purpose
 
@@ -52,7 +53,7 @@ beforeAll(async () => {
     }
     if (parsed.instances.length > maxInstances) {
       res.statusCode = 400;
-      const message = `${maxInstances} instance(s) is allowed per prediction. Actual: ${parsed.instances.length}`;
+      const message = refusal(maxInstances, parsed.instances.length);
       return res.end(JSON.stringify({ error: { code: 400, message, status: "INVALID_ARGUMENT" } }));
     }
     const predictions = parsed.instances.map((i) => ({ embeddings: { values: vectorFor(i.content), statistics: { truncated: false, token_count: 5 } } }));
@@ -66,6 +67,7 @@ beforeEach(() => {
   seen = [];
   script = [];
   maxInstances = 250;
+  refusal = (max, n) => `${max} instance(s) is allowed per prediction. Actual: ${n}`;
 });
 
 function vertex(extra: Partial<VertexEmbedderOptions> = {}): { embedder: VertexEmbedder; delays: number[]; warnings: string[] } {
@@ -157,6 +159,16 @@ describe("gemini-embedding-001 through @google/genai (Vertex mode)", () => {
     seen = [];
     await embedder.embed(["delta", "epsilon"], "document");
     expect(seen.map((s) => s.body.instances.length)).toEqual([1, 1]);
+    expect(warnings).toHaveLength(1);
+  });
+
+  test('the other wording ("batchSize must be 1") falls back the same way', async () => {
+    maxInstances = 1;
+    refusal = () => "Unable to submit request because batchSize must be 1. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings-api";
+    const { embedder, warnings } = vertex();
+    const vectors = await embedder.embed(["one", "two"], "document");
+    expect(vectors[1]![0]).toBeCloseTo(expected("two")[0]!, 9);
+    expect(seen.map((s) => s.body.instances.length)).toEqual([2, 1, 1]);
     expect(warnings).toHaveLength(1);
   });
 

@@ -44,10 +44,9 @@ export interface VertexEmbedderOptions {
 /** A 400 saying the request held more instances than the endpoint takes, and how many it takes. */
 function batchLimitOf(status: number | undefined, message: string): number | undefined {
   if (status !== 400) return undefined;
-  const allowed = /(\d+) instance\(s\) is allowed per prediction/i.exec(message);
-  if (allowed) return Math.max(1, Number(allowed[1]));
-  if (/batch ?size must be (\d+)/i.test(message)) return Math.max(1, Number(/batch ?size must be (\d+)/i.exec(message)![1]));
-  if (/too many instances|only supports? (a )?single (input|instance)|one (input|instance) per request/i.test(message)) return 1;
+  const stated = /(\d+) instances?(?: ?\(s\))? (?:is|are) allowed per (?:prediction|request)/i.exec(message) ?? /batch ?size must be (?:at most )?(\d+)/i.exec(message);
+  if (stated) return Math.max(1, Number(stated[1]));
+  if (/batch ?size|too many instances|only supports? (?:a )?single (?:input|instance)|one (?:input|instance) (?:at a time|per request)/i.test(message)) return 1;
   return undefined;
 }
 
