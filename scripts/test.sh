@@ -18,6 +18,9 @@ export OAUTH_IP_LIMIT_SCALE="${OAUTH_IP_LIMIT_SCALE:-1000}"
 # and an agent's heartbeat may wait for a cold emulator worker. Tests assert outcomes, so these
 # deadlines are generous here; the tests that check a deadline is reached do not depend on its size.
 export MERMAID_RENDER_TIMEOUT_MS="${MERMAID_RENDER_TIMEOUT_MS:-30000}"
+# Renders wait for a worker as long as they must (no "busy" because the machine is slow); the
+# test of the wait budget sets its own.
+export MERMAID_MAX_WAIT_MS="${MERMAID_MAX_WAIT_MS:-600000}"
 export FOTOS_AGENT_STALE_MIN_MS="${FOTOS_AGENT_STALE_MIN_MS:-30000}"
 say "starting the emulator suite and running the tests"
 args=""

@@ -180,6 +180,23 @@ test("past the queue bound a burst is refused at once with busy and a retry-afte
   expect(served).toHaveLength(3);
 }, 30_000);
 
+test("past the wait budget a job is refused at once, even with room in the queue", async () => {
+  // Any expected wait (one job ahead × the recent job time, never 0) exceeds a 1 ms budget.
+  const p = pool({ size: 1, queueMax: 50, maxWaitMs: 1, renderTimeoutMs: 600_000, queueTimeoutMs: 600_000 }, []);
+  await p.start();
+  // An idle warm worker: no wait, served.
+  await expect(p.run({ op: "verify", code: "x" })).resolves.toBeDefined();
+  const blocker = new AbortController();
+  const hung = p.run({ op: "verify", code: "hang" }, { signal: blocker.signal });
+  hung.catch(() => undefined);
+  await until(() => p.queued === 0, "the hung job on the worker");
+  const refused = p.run({ op: "verify", code: "x" });
+  await expect(refused).rejects.toMatchObject({ kind: "unavailable", message: expect.stringMatching(/^The diagram renderer is busy: try again in \d+ seconds?$/) });
+  expect(p.queued).toBe(0);
+  blocker.abort();
+  await expect(hung).rejects.toMatchObject({ message: CANCELLED_MESSAGE });
+}, 30_000);
+
 test("retries are bounded: after the failed starts no timer is left, and a caller or health check retries on demand", async () => {
   const log: Entry[] = [];
   const p = pool({ size: 1, workerData: { failWarmup: true }, backoffMs: 20, maxBackoffMs: 50, maxStartFailures: 3, queueTimeoutMs: 600_000 }, log);

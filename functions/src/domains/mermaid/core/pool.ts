@@ -6,8 +6,8 @@
 // backoff and jitter, a bounded number of times; after that only a caller (or a health check)
 // triggers the next attempt, so a busy machine is never kept busy by retries, and an idle pool
 // uses no CPU at all (no timers). While no worker can serve, callers are told so at once.
-// Load shedding: past QUEUE_MAX waiting jobs a caller is refused at once with "busy, retry after N
-// s" rather than left waiting. A caller's AbortSignal cancels its job: a queued job leaves the
+// Load shedding: when QUEUE_MAX jobs wait, or the expected wait passes MAX_WAIT_MS, a caller is
+// refused at once with "busy, retry after N s" rather than left waiting. A caller's AbortSignal cancels its job: a queued job leaves the
 // queue, a running one has its worker terminated (the only way to stop synchronous layout) and
 // replaced, so a cancelled render never holds a worker.
 import { readFileSync } from "node:fs";
@@ -22,6 +22,13 @@ const RENDER_TIMEOUT_MS = envNumber("MERMAID_RENDER_TIMEOUT_MS", 10_000, { min: 
 const QUEUE_TIMEOUT_MS = envNumber("MERMAID_QUEUE_TIMEOUT_MS", 30_000, { min: 100 });
 /** Jobs that may wait for a worker; beyond that callers are refused at once (docs/mermaid.md). */
 const QUEUE_MAX = Math.floor(envNumber("MERMAID_QUEUE_MAX", 24, { min: 1 }));
+/**
+ * The longest a new job is expected to wait for a worker (queue ahead × recent job time ÷ warm
+ * workers) before it is refused at once: a caller gets a diagram within ~2.5 s or a prompt "busy,
+ * retry after N s", never a long silence. The queue bound alone cannot promise that: how long 24
+ * jobs take depends on how busy the machine is.
+ */
+const MAX_WAIT_MS = envNumber("MERMAID_MAX_WAIT_MS", 1_500, { min: 1 });
 /**
  * Old-space cap per worker, from the memory the instance really has (cgroup limit, else the
  * machine's): what is left after the request thread (~300 MB with its libraries) shared by the
@@ -97,6 +104,8 @@ export interface PoolOptions {
   queueTimeoutMs?: number;
   /** Jobs allowed to wait for a worker; more are refused at once (busy, retry after N s). */
   queueMax?: number;
+  /** Expected wait beyond which a new job is refused at once (busy, retry after N s). */
+  maxWaitMs?: number;
   heapMb?: number;
   warmupTimeoutMs?: number;
   /**
@@ -154,6 +163,7 @@ export class RenderPool {
       renderTimeoutMs: o.renderTimeoutMs ?? RENDER_TIMEOUT_MS,
       queueTimeoutMs: o.queueTimeoutMs ?? QUEUE_TIMEOUT_MS,
       queueMax: o.queueMax ?? QUEUE_MAX,
+      maxWaitMs: o.maxWaitMs ?? MAX_WAIT_MS,
       heapMb: o.heapMb ?? WORKER_HEAP_MB,
       warmupTimeoutMs: o.warmupTimeoutMs ?? WARMUP_TIMEOUT_MS,
       maxStartFailures: o.maxStartFailures ?? 3,
@@ -387,6 +397,16 @@ export class RenderPool {
   }
 
   /**
+   * How long a job arriving now would likely wait for a worker. Unknown (0) while no worker is
+   * warm: a cold instance's first callers wait for the start, which is bounded on its own.
+   */
+  private expectedWaitMs(): number {
+    const ready = this.slots.filter((s) => s.ready);
+    if (!ready.length || ready.some((s) => !s.busy)) return 0;
+    return Math.ceil((this.queue.length + 1) / ready.length) * this.jobMs;
+  }
+
+  /**
    * Runs one job on a warm worker; rejects with a ToolError on timeout, overload (busy, with a
    * retry-after), start failure or cancellation.
    */
@@ -398,7 +418,9 @@ export class RenderPool {
       return Promise.reject(this.startFailedError());
     }
     if (signal?.aborted) return Promise.reject(new ToolError("unavailable", CANCELLED_MESSAGE));
-    if (this.queue.length >= this.opts.queueMax) return Promise.reject(busyError(this.retryAfterSeconds()));
+    if (this.queue.length >= this.opts.queueMax || this.expectedWaitMs() > this.opts.maxWaitMs) {
+      return Promise.reject(busyError(this.retryAfterSeconds()));
+    }
     return new Promise<T>((resolve, reject) => {
       const pending: Pending = { job, timeoutMs, resolve: resolve as (v: unknown) => void, reject };
       const expire = () => {
