@@ -48,7 +48,8 @@ const pct = (xs: number[], p: number) => {
 };
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
-const embedder = await createEmbedder("local");
+// As kb:import creates it: every worker started before the import begins.
+const embedder = await createEmbedder("local", { bulk: true });
 const db = adminDb();
 
 // --- 1. import throughput ---------------------------------------------------------------------

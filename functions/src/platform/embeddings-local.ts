@@ -31,6 +31,8 @@ const MAX_CHARS = 2_000;
 export interface LocalEmbedderOptions {
   /** Most worker threads (default EMBEDDINGS_LOCAL_WORKERS, else one per core up to 4; 1 under the Functions emulator). */
   maxWorkers?: number;
+  /** Start every worker at once instead of on demand (bulk embedding: kb:import, benchmarks). */
+  bulk?: boolean;
 }
 
 function defaultMaxWorkers(env = process.env): number {
@@ -67,10 +69,10 @@ export class LocalEmbedder implements Embedder {
     this.maxWorkers = Math.max(1, opts.maxWorkers ?? defaultMaxWorkers());
   }
 
-  /** Starts the first worker and waits until its model is loaded. */
+  /** Starts the first worker (all of them for `bulk`) and waits until their model is loaded. */
   static async load(opts: LocalEmbedderOptions = {}): Promise<LocalEmbedder> {
     const embedder = new LocalEmbedder(opts);
-    await embedder.start();
+    await Promise.all(Array.from({ length: opts.bulk ? embedder.maxWorkers : 1 }, () => embedder.start()));
     return embedder;
   }
 
