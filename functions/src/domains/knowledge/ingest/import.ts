@@ -162,45 +162,75 @@ export async function importFiles(paths: string[], optsIn: ImportOptions): Promi
     return { parsed, embedded };
   };
   let next = files.length ? prepare(0) : undefined;
+  const run: ImportRun = { opts, total: files.length, documents: new Map() };
   for (let start = 0; start < files.length; start += LOOKAHEAD_FILES) {
     const window = next!;
     next = start + LOOKAHEAD_FILES < files.length ? prepare(start + LOOKAHEAD_FILES) : undefined;
     await window.embedded;
-    for (const [k, parsed] of window.parsed.entries()) await importFile(files[start + k]!, parsed, files.length, start + k, opts, report);
+    // A few files at a time: a document's import is a handful of sequential round trips, so one
+    // after another the writes, not the embedding, would set the pace.
+    const outcomes = new Array<FileResult>(window.parsed.length);
+    let taken = 0;
+    const writer = async () => {
+      for (let k = taken++; k < window.parsed.length; k = taken++) outcomes[k] = await importFile(files[start + k]!, window.parsed[k]!, start + k, run);
+    };
+    await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, window.parsed.length) }, writer));
+    for (const outcome of outcomes) {
+      report.files.push(outcome);
+      if (outcome.status === "failed") report.failed++;
+      for (const r of outcome.documents) {
+        report.documents[r.status]++;
+        report.chunksWritten += r.written;
+      }
+    }
   }
   return report;
 }
 
-async function importFile(file: ImportFile, parsed: Promise<ParsedDocument[]>, total: number, index: number, opts: ImportOptions, report: ImportReport): Promise<void> {
+/** Files written at the same time (each file's documents one after another). */
+const FILES_IN_FLIGHT = 8;
+
+interface ImportRun {
+  opts: ImportOptions;
+  total: number;
+  /** The latest import of each document in this run: a document in two files (a book in two exports) is imported by one at a time. */
+  documents: Map<string, Promise<unknown>>;
+}
+
+async function importFile(file: ImportFile, parsed: Promise<ParsedDocument[]>, index: number, run: ImportRun): Promise<FileResult> {
+  const { opts } = run;
   const { path } = file;
-  opts.onProgress?.({ type: "file", index: index + 1, total, path });
+  opts.onProgress?.({ type: "file", index: index + 1, total: run.total, path });
   let docs: ParsedDocument[];
   try {
     docs = await parsed;
   } catch (err) {
     const error = err instanceof ParseError ? err.message : `could not read it (${(err as Error).message})`;
-    report.failed++;
-    report.files.push({ path, status: "failed", error, documents: [] });
     opts.onProgress?.({ type: "file-failed", path, error });
-    return;
+    return { path, status: "failed", error, documents: [] };
   }
   const results: DocumentResult[] = [];
   try {
     // One round trip for all the file's manifests: an unchanged file costs one getAll.
     const refs = docs.map((d) => manifestRef(opts, d));
     const manifests = await opts.db.getAll(...refs);
-    for (const [i, doc] of docs.entries()) results.push(await importParsed(doc, manifests[i]!, opts));
-    report.files.push({ path, status: "ok", documents: results });
+    for (const [i, doc] of docs.entries()) {
+      const ref = refs[i]!;
+      const before = run.documents.get(ref.path);
+      const mine = (async () => {
+        // Another file of this run imports the same document: after it, with its manifest.
+        if (before) await before.catch(() => undefined);
+        return importParsed(doc, before ? await ref.get() : manifests[i]!, opts);
+      })();
+      run.documents.set(ref.path, mine);
+      results.push(await mine);
+    }
+    return { path, status: "ok", documents: results };
   } catch (err) {
     // Documents already switched stay (each is complete); the failed one kept its old version.
     const error = err instanceof EmbeddingError && err.detail ? `${err.message} (${err.detail})` : (err as Error).message;
-    report.failed++;
-    report.files.push({ path, status: "failed", error, documents: results });
     opts.onProgress?.({ type: "file-failed", path, error });
-  }
-  for (const r of results) {
-    report.documents[r.status]++;
-    report.chunksWritten += r.written;
+    return { path, status: "failed", error, documents: results };
   }
 }
 
@@ -501,14 +531,17 @@ function statsDelta(before: StatsCounts, after: StatsCounts, now: Timestamp): Re
     }
     return out;
   };
-  return {
+  const delta: Record<string, unknown> = {
     chunks: inc(after.chunks - before.chunks),
     documents: inc(after.documents - before.documents),
     chars: inc(after.chars - before.chars),
-    sources: mapDelta(before.sources, after.sources),
-    authors: mapDelta(before.authors, after.authors),
-    tags: mapDelta(before.tags, after.tags),
-    models: mapDelta(before.models, after.models),
     updated_at: now,
   };
+  // Only maps that change: an empty map in a merge is a value, and would replace the whole map
+  // (a document without tags, imported after tagged ones, wiped the user's tag counts).
+  for (const key of ["sources", "authors", "tags", "models"] as const) {
+    const d = mapDelta(before[key], after[key]);
+    if (Object.keys(d).length) delta[key] = d;
+  }
+  return delta;
 }
