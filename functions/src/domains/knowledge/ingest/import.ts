@@ -151,7 +151,7 @@ export async function importFiles(paths: string[], optsIn: ImportOptions): Promi
   // Vectors embedded ahead for the next files (plus the caller's own cache, if any).
   const cache = new Map(optsIn.vectorCache ?? []);
   const opts: ImportOptions = { ...optsIn, vectorCache: cache };
-  // The next window of files is read and embedded while this one is written: the embedder always
+  // The next windows of files are read and embedded while this one is written: the embedder always
   // has work queued (the writes are Firestore round trips, the embedding is CPU or Vertex).
   const prepare = (start: number) => {
     const parsed = files.slice(start, start + LOOKAHEAD_FILES).map((f) => readParsed(f));
@@ -161,11 +161,13 @@ export async function importFiles(paths: string[], optsIn: ImportOptions): Promi
       .catch(() => undefined);
     return { parsed, embedded };
   };
-  let next = files.length ? prepare(0) : undefined;
+  const ahead: ReturnType<typeof prepare>[] = [];
+  let planned = 0;
   const run: ImportRun = { opts, total: files.length, documents: new Map() };
   for (let start = 0; start < files.length; start += LOOKAHEAD_FILES) {
-    const window = next!;
-    next = start + LOOKAHEAD_FILES < files.length ? prepare(start + LOOKAHEAD_FILES) : undefined;
+    // This window and the next two are being read and embedded while this one is written.
+    for (; ahead.length < 3 && planned < files.length; planned += LOOKAHEAD_FILES) ahead.push(prepare(planned));
+    const window = ahead.shift()!;
     await window.embedded;
     // A few files at a time: a document's import is a handful of sequential round trips, so one
     // after another the writes, not the embedding, would set the pace.
