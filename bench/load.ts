@@ -57,7 +57,8 @@ function requestFor(domain: Domain): { body: string; auth: boolean } {
     const code = `flowchart TD\n  A[Request ${n}] --> B{Valid?}\n  B -->|yes| C[Render ${n % 97}]\n  B -->|no| D[Explain]\n  C --> E((Done))`;
     return { body: call("render", { code }), auth: false };
   }
-  if (domain === "knowledge") return { body: call("search_semantic", { query: QUERIES[n % QUERIES.length], limit: 5 }), auth: true };
+  // A different query text each time (a numbered variation): no query-embedding cache can answer.
+  if (domain === "knowledge") return { body: call("search_semantic", { query: `${QUERIES[n % QUERIES.length]} (${n})`, limit: 5 }), auth: true };
   return { body: n % 2 ? call("get_user_status", { uid: alice }) : call("list_sessions", { uid: alice, limit: 5 }), auth: true };
 }
 

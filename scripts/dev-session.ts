@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { initializeApp } from "firebase-admin/app";
 import { getAuth } from "firebase-admin/auth";
-import { getFirestore } from "firebase-admin/firestore";
+import { firestore } from "../functions/src/platform/firebase.js";
 import type { DemoContext } from "./demo/context.js";
 import { demoIdToken, ensureDemoUsers } from "./demo/auth.js";
 import { DEMO_USERS } from "./demo/users.js";
@@ -17,7 +17,8 @@ const dim = (s: string) => `\x1b[2m${s}\x1b[0m`;
 
 const app = initializeApp({ projectId: project });
 const ctx: DemoContext = {
-  db: getFirestore(app),
+  // The platform's handle on the same app: seeders may call domain code, which uses it too.
+  db: firestore(),
   auth: getAuth(app),
   users: DEMO_USERS,
   log: (message) => console.log(dim(`  ${message}`)),

@@ -72,7 +72,7 @@ db.settings({ ignoreUndefinedProperties: true });
 
 const target = process.env.FIRESTORE_EMULATOR_HOST ? `emulator ${process.env.FIRESTORE_EMULATOR_HOST}` : `project ${project ?? "(from credentials)"}`;
 const started = Date.now();
-const embedder = await createEmbedder(provider!);
+const embedder = await createEmbedder(provider!, { bulk: true }); // every core embeds: an import is bulk work
 console.log(`Importing for user ${uid} into ${target}, embeddings: ${embedder.model}`);
 
 const progress = (e: ProgressEvent) => {

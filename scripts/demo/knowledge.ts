@@ -11,7 +11,7 @@ import type { DemoContext } from "./context.js";
 export const KNOWLEDGE_DATA = fileURLToPath(new URL("./data/knowledge/", import.meta.url));
 
 export async function seed(ctx: DemoContext): Promise<void> {
-  const embedder = await createEmbedder(configuredProvider());
+  const embedder = await createEmbedder(configuredProvider(), { bulk: true });
   const report = await importFiles([KNOWLEDGE_DATA], { db: ctx.db, uid: ctx.users.alice.uid, embedder });
   const d = report.documents;
   const chunks = report.files.reduce((n, f) => n + f.documents.reduce((m, doc) => m + doc.chunks, 0), 0);

@@ -47,7 +47,10 @@ describe("tools/list", () => {
     expect([...byName.keys()].sort()).toEqual([...expected].sort());
     for (const t of tools.filter((t) => t.name !== "list_sessions")) {
       expect(Object.keys(t.inputSchema.properties ?? {}), t.name).toEqual(expect.arrayContaining(["sessionId", "roomId"]));
+      // Structured answers are declared (the client checks every result against them).
+      expect(t.outputSchema?.required, t.name).toEqual(["sessionId", "fileName"]);
     }
+    expect(Object.keys(byName.get("list_sessions")!.outputSchema?.properties ?? {})).toEqual(["count", "userIds", "sessions"]);
     expect(byName.get("get_document_info")!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get("create_frame")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     for (const name of ["delete_node", "delete_multiple_nodes", "set_text_content", "set_fill_color", "move_node"]) {

@@ -25,6 +25,18 @@ let base: string;
 let seen: Seen[] = [];
 /** Status for the next requests (then 200). */
 let script: number[] = [];
+/** The next answer is the provider's refusal / safety block instead of text. */
+let decline = false;
+
+function refusal(path: string, body: any): unknown {
+  if (path === "/v1/messages")
+    return { id: "msg_2", type: "message", role: "assistant", model: body.model, content: [], stop_reason: "refusal", stop_sequence: null, usage: { input_tokens: 1234, output_tokens: 0 } };
+  if (path === "/v1/chat/completions")
+    return { id: "chatcmpl-2", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: null, refusal: "I can't help with that." }, finish_reason: "stop" }], usage: { prompt_tokens: 800, completion_tokens: 5, total_tokens: 805 } };
+  if (path.endsWith(":generateContent"))
+    return { candidates: [{ content: { role: "model", parts: [] }, finishReason: "SAFETY" }], usageMetadata: { promptTokenCount: 300, totalTokenCount: 300 }, modelVersion: "gemini-2.5-flash-001" };
+  return undefined;
+}
 
 function reply(path: string, body: any): unknown {
   if (path === "/v1/messages")
@@ -58,7 +70,7 @@ beforeAll(async () => {
       res.setHeader("retry-after", "0");
       return res.end(JSON.stringify(path === "/api/chat" ? { error: "model overloaded" } : (ERRORS[status] ?? { error: { message: "boom" } })));
     }
-    const answer = reply(path, body);
+    const answer = (decline && refusal(path, body)) || reply(path, body);
     if (!answer) {
       res.statusCode = 404;
       return res.end(JSON.stringify({ error: { message: `no route ${path}` } }));
@@ -72,6 +84,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   seen = [];
   script = [];
+  decline = false;
 });
 
 const adapters: Record<VisionProvider, () => VisionAdapter> = {
@@ -159,6 +172,14 @@ describe.each(["claude", "openai", "gemini", "ollama"] as const)("%s", (provider
     script = [401, 401];
     const key = await adapters[provider]().analyze({ png, prompt: "x" }).catch((e) => e);
     expect(key.message).toBe(`${provider} rejected the API key: check the key configured for ${provider}`);
+  });
+
+  test.skipIf(provider === "ollama")("a refusal or safety block is an error, not an empty answer", async () => {
+    decline = true;
+    const err = await adapters[provider]().analyze({ png: await screenshot(100, 100), prompt: "x" }).catch((e) => e);
+    expect(err).toBeInstanceOf(ToolError);
+    const reason = { claude: "refusal", openai: "refusal", gemini: "SAFETY", ollama: "" }[provider];
+    expect(err.message).toBe(`${provider} declined to analyze this screenshot (${reason}): rephrase the prompt, redact the screenshot, or choose another provider`);
   });
 
   test("an image the provider refuses as too large is one sentence", async () => {

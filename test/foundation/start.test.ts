@@ -61,4 +61,13 @@ test("the printed Cursor config and token connect as alice, who has demo data in
   const stats = await callTool(k, "get_stats");
   expect(JSON.stringify(stats.structuredContent)).toMatch(/"total_chunks":\s*\d{3,}/);
   expect(config.mcpServers.mermaid).toEqual({ url: functionUrl("mermaid") });
-});
+
+  // Screenshots to work with before any desktop agent is paired: OCR reads the demo checkout form.
+  const f = await connect("fotos", { token });
+  clients.push(f);
+  const list = (await callTool(f, "list_screenshots", {})).structuredContent as { count: number; screenshots: { id: string; windowTitle?: string }[] };
+  expect(list.count).toBe(2);
+  const checkout = list.screenshots.find((s) => s.windowTitle?.startsWith("Acme Store"))!;
+  const ocr = await callTool(f, "ocr_screenshot", { screenshot_id: checkout.id });
+  expect((ocr.structuredContent as { text: string }).text).toContain("alice.example@example.com");
+}, 120_000);

@@ -202,3 +202,23 @@ describe("document identity", () => {
     expect(keys).toEqual(["file:sub/one.md", "id:my-stable-id"]);
   });
 });
+
+describe("the stats summary adds up whatever the order", () => {
+  test("a note without tags or author, imported after tagged ones (alone, or beside them in one run), keeps their tag and author counts", async () => {
+    const d = await dir();
+    await writeFile(join(d, "a-tagged.md"), "---\ntitle: Tagged\nauthor: Tess Tagger\ntags: [soil, compost]\n---\nCompost feeds soil life.\n");
+    await writeFile(join(d, "b-tagged.md"), "---\ntitle: Tagged too\nauthor: Tess Tagger\ntags: [soil]\n---\nHealthy soil grows resilient vegetables.\n");
+    await writeFile(join(d, "c-plain.txt"), "A plain note with no tags and no author.\n");
+    for (const runs of [[[join(d, "a-tagged.md"), join(d, "b-tagged.md")], [join(d, "c-plain.txt")]], [[d]]]) {
+      const user = await createUser();
+      for (const paths of runs) expect((await importFiles(paths, { db: adminDb(), uid: user.uid, embedder })).failed).toBe(0);
+      const s = (await stats(user)) as Awaited<ReturnType<typeof stats>> & { tags: { name: string; chunks: number }[]; authors: { name: string; chunks: number }[] };
+      expect(s.total_documents).toBe(3);
+      expect(s.tags).toEqual([
+        { name: "soil", chunks: 2 },
+        { name: "compost", chunks: 1 },
+      ]);
+      expect(s.authors).toEqual([{ name: "Tess Tagger", chunks: 2 }]);
+    }
+  });
+});

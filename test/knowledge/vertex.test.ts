@@ -24,6 +24,9 @@ let baseUrl: string;
 let seen: Seen[] = [];
 /** Status to answer for the next requests, in order; then 200. */
 let script: number[] = [];
+/** Most instances the fake endpoint takes per request (as some regions do); more is a 400 saying so. */
+let maxInstances = 250;
+let refusal = (max: number, n: number) => `${max} instance(s) is allowed per prediction. Actual: ${n}`;
 
 const vectorFor = (text: string) => Array.from({ length: 768 }, (_, i) => Math.sin(i + text.length) * 3); // not unit length on purpose
 
@@ -48,8 +51,13 @@ beforeAll(async () => {
       const name = status === 429 ? "RESOURCE_EXHAUSTED" : status === 403 ? "PERMISSION_DENIED" : "INTERNAL";
       return res.end(JSON.stringify({ error: { code: status, message: `fake ${name.toLowerCase()}`, status: name } }));
     }
-    const content = parsed.instances[0]!.content;
-    res.end(JSON.stringify({ predictions: [{ embeddings: { values: vectorFor(content), statistics: { truncated: false, token_count: 5 } } }] }));
+    if (parsed.instances.length > maxInstances) {
+      res.statusCode = 400;
+      const message = refusal(maxInstances, parsed.instances.length);
+      return res.end(JSON.stringify({ error: { code: 400, message, status: "INVALID_ARGUMENT" } }));
+    }
+    const predictions = parsed.instances.map((i) => ({ embeddings: { values: vectorFor(i.content), statistics: { truncated: false, token_count: 5 } } }));
+    res.end(JSON.stringify({ predictions }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -58,14 +66,17 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   seen = [];
   script = [];
+  maxInstances = 250;
+  refusal = (max, n) => `${max} instance(s) is allowed per prediction. Actual: ${n}`;
 });
 
-function vertex(extra: Partial<VertexEmbedderOptions> = {}): { embedder: VertexEmbedder; delays: number[] } {
+function vertex(extra: Partial<VertexEmbedderOptions> = {}): { embedder: VertexEmbedder; delays: number[]; warnings: string[] } {
   // A signed-in OAuth client with a fixed access token: google-auth-library adds the header
   // without fetching anything (in production: Application Default Credentials).
   const authClient = new OAuth2Client();
   authClient.setCredentials({ access_token: "test-access-token", expiry_date: Date.now() + 3_600_000 });
   const delays: number[] = [];
+  const warnings: string[] = [];
   const embedder = new VertexEmbedder({
     project: "demo-project",
     location: "us-central1",
@@ -74,10 +85,18 @@ function vertex(extra: Partial<VertexEmbedderOptions> = {}): { embedder: VertexE
     sleep: async (ms) => {
       delays.push(ms);
     },
+    warn: (message) => void warnings.push(message),
     ...extra,
   });
-  return { embedder, delays };
+  return { embedder, delays, warnings };
 }
+
+/** A vector as the adapter returns it for `text`: the fake's, normalised. */
+const expected = (text: string) => {
+  const raw = vectorFor(text);
+  const norm = Math.hypot(...raw);
+  return raw.map((x) => x / norm);
+};
 
 describe("gemini-embedding-001 through @google/genai (Vertex mode)", () => {
   test("speaks the :predict wire format with task types and 768 dimensions", async () => {
@@ -85,13 +104,15 @@ describe("gemini-embedding-001 through @google/genai (Vertex mode)", () => {
     expect(embedder.model).toBe("gemini-embedding-001");
     const docs = await embedder.embed(["first chunk", "second chunk"], "document");
     const [query] = await embedder.embed(["a question"], "query");
-    expect(seen).toHaveLength(3); // one instance per request
+    expect(seen).toHaveLength(2); // the two documents in one request
     expect(seen[0]!.path).toBe("/v1beta1/projects/demo-project/locations/us-central1/publishers/google/models/gemini-embedding-001:predict");
     expect(seen[0]!.auth).toBe("Bearer test-access-token");
     const bodies = seen.map((s) => s.body);
     expect(bodies.map((b) => b.instances)).toEqual([
-      [{ content: "first chunk", task_type: "RETRIEVAL_DOCUMENT" }],
-      [{ content: "second chunk", task_type: "RETRIEVAL_DOCUMENT" }],
+      [
+        { content: "first chunk", task_type: "RETRIEVAL_DOCUMENT" },
+        { content: "second chunk", task_type: "RETRIEVAL_DOCUMENT" },
+      ],
       [{ content: "a question", task_type: "RETRIEVAL_QUERY" }],
     ]);
     expect(bodies.every((b) => b.parameters.outputDimensionality === 768)).toBe(true);
@@ -101,6 +122,77 @@ describe("gemini-embedding-001 through @google/genai (Vertex mode)", () => {
     }
     const raw = vectorFor("first chunk");
     expect(docs[0]![5]).toBeCloseTo(raw[5]! / Math.hypot(...raw), 9);
+  });
+
+  test("300 texts go in two requests of at most 250, and the vectors come back in the texts' order", async () => {
+    const { embedder, warnings } = vertex();
+    const texts = Array.from({ length: 300 }, (_, i) => `text ${i} ${"x".repeat(i % 7)}`);
+    const vectors = await embedder.embed(texts, "document");
+    expect(seen.map((s) => s.body.instances.length).sort((a, b) => b - a)).toEqual([250, 50]);
+    expect(seen.flatMap((s) => s.body.instances.map((i) => i.content)).sort()).toEqual([...texts].sort());
+    vectors.forEach((v, i) => expect(v[3]).toBeCloseTo(expected(texts[i]!)[3]!, 9));
+    expect(warnings).toEqual([]);
+  });
+
+  test("long texts go in smaller requests: about 20,000 tokens per request at most", async () => {
+    const { embedder } = vertex();
+    const texts = Array.from({ length: 100 }, (_, i) => `${i} ${"word ".repeat(300)}`); // ~1,500 characters: ~500 tokens each
+    const vectors = await embedder.embed(texts, "document");
+    expect(vectors).toHaveLength(100);
+    for (const s of seen) expect(s.body.instances.reduce((n, i) => n + i.content.length, 0) / 3).toBeLessThanOrEqual(20_000);
+    expect(seen.length).toBe(3); // 40 + 40 + 20
+    vectors.forEach((v, i) => expect(v[7]).toBeCloseTo(expected(texts[i]!)[7]!, 9));
+  });
+
+  test("an endpoint that takes one text per request: the refused batch is sent again one by one, and so is everything after it (said once in the log)", async () => {
+    maxInstances = 1;
+    const { embedder, warnings, delays } = vertex();
+    const texts = ["alpha", "beta", "gamma"];
+    const vectors = await embedder.embed(texts, "document");
+    vectors.forEach((v, i) => expect(v[1]).toBeCloseTo(expected(texts[i]!)[1]!, 9));
+    expect(seen.map((s) => s.body.instances.length)).toEqual([3, 1, 1, 1]);
+    expect(embedder.batchTexts).toBe(1);
+    expect(warnings).toEqual([
+      'Vertex AI gemini-embedding-001 takes 1 text(s) per request here ("1 instance(s) is allowed per prediction. Actual: 3"); sending at most 1 per request from now on',
+    ]);
+    expect(delays).toEqual([]); // not a retry: nothing waits
+    seen = [];
+    await embedder.embed(["delta", "epsilon"], "document");
+    expect(seen.map((s) => s.body.instances.length)).toEqual([1, 1]);
+    expect(warnings).toHaveLength(1);
+  });
+
+  test('the other wording ("batchSize must be 1") falls back the same way', async () => {
+    maxInstances = 1;
+    refusal = () => "Unable to submit request because batchSize must be 1. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings-api";
+    const { embedder, warnings } = vertex();
+    const vectors = await embedder.embed(["one", "two"], "document");
+    expect(vectors[1]![0]).toBeCloseTo(expected("two")[0]!, 9);
+    expect(seen.map((s) => s.body.instances.length)).toEqual([2, 1, 1]);
+    expect(warnings).toHaveLength(1);
+  });
+
+  test("an endpoint that takes 5 texts per request gets batches of 5, retried as usual on 429", async () => {
+    maxInstances = 5;
+    const { embedder, delays } = vertex();
+    const texts = Array.from({ length: 12 }, (_, i) => `t${i}`);
+    script = [200, 429]; // the first request is refused as too large (400), the second hits a rate limit
+    const vectors = await embedder.embed(texts, "document");
+    vectors.forEach((v, i) => expect(v[2]).toBeCloseTo(expected(texts[i]!)[2]!, 9));
+    expect(seen[0]!.body.instances).toHaveLength(12);
+    expect(seen.slice(1).map((s) => s.body.instances.length).sort()).toEqual([2, 5, 5, 5].sort()); // one batch of 5 twice (429, then 200)
+    expect(delays).toEqual([1000]);
+    expect(embedder.batchTexts).toBe(5);
+  });
+
+  test("a 400 that is not about batch size is not retried smaller: it fails as before", async () => {
+    const { embedder, warnings } = vertex();
+    script = [400];
+    const err = (await embedder.embed(["a", "b"], "document").catch((e: unknown) => e)) as EmbeddingError;
+    expect(err.reason).toBe("invalid");
+    expect(err.message).toBe("Vertex AI refused the embedding request (HTTP 400). Check the project, region and the service account's aiplatform.user role");
+    expect(seen).toHaveLength(1);
+    expect(warnings).toEqual([]);
   });
 
   test("a 429 is retried after 1 s and then succeeds", async () => {

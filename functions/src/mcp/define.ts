@@ -34,7 +34,13 @@ export interface StructuredResult<T> {
   content?: ContentBlock[];
 }
 
-type Out<O> = O extends z.ZodType ? StructuredResult<z.input<O>> : CallToolResult | string;
+/**
+ * With an outputSchema a handler answers `StructuredResult`s, or a ready error result (isError, for
+ * errors that carry structuredContent of their own, e.g. a list to choose from): clients check
+ * only successful results against the outputSchema.
+ */
+export type ErrorResult = CallToolResult & { isError: true };
+type Out<O> = O extends z.ZodType ? StructuredResult<z.input<O>> | ErrorResult : CallToolResult | string;
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType | undefined = z.ZodType | undefined> {
   name: string;

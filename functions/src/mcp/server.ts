@@ -123,7 +123,7 @@ function registerTool(server: McpServer, t: ToolDefinition, context: (sdk?: Serv
 
 function toCallToolResult(t: ToolDefinition, out: unknown, ctx: RequestContext): CallToolResult {
   if (typeof out === "string") return { content: [textContent(out)] };
-  if (!t.outputSchema) return out as CallToolResult;
+  if (!t.outputSchema || (out as CallToolResult).isError === true) return out as CallToolResult;
   const { data, text, content = [] } = out as StructuredResult<unknown>;
   const check = t.outputSchema.safeParse(data);
   if (!check.success) {

@@ -58,13 +58,18 @@ export function embedder(): Promise<Embedder> {
   return shared;
 }
 
-export async function createEmbedder(provider: EmbeddingsProvider): Promise<Embedder> {
+export interface CreateEmbedderOptions {
+  /** Many documents to embed (kb:import): the local model starts one worker per core up front. */
+  bulk?: boolean;
+}
+
+export async function createEmbedder(provider: EmbeddingsProvider, opts: CreateEmbedderOptions = {}): Promise<Embedder> {
   if (provider === "vertex") {
     const { VertexEmbedder } = await import("./embeddings-vertex.js");
     return new VertexEmbedder();
   }
   const { LocalEmbedder } = await import("./embeddings-local.js");
-  return LocalEmbedder.load();
+  return LocalEmbedder.load({ bulk: !!opts.bulk });
 }
 
 /** Scales a vector to unit length (cosine distance then equals 1 - dot product). */

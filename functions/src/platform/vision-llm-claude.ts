@@ -1,7 +1,7 @@
 // Claude through @anthropic-ai/sdk (Messages API). ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL (read
 // by the SDK) points it elsewhere; ANTHROPIC_VISION_MODEL picks the model.
 import Anthropic from "@anthropic-ai/sdk";
-import { fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-llm.js";
+import { declined, fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-llm.js";
 
 export const CLAUDE_DEFAULT_MODEL = "claude-sonnet-4-5";
 
@@ -37,6 +37,7 @@ export class ClaudeVision implements VisionAdapter {
         { signal: req.signal },
       );
       const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+      if (message.stop_reason === "refusal") throw declined("claude", "refusal");
       return { text, provider: "claude", model: message.model, usage: { input_tokens: message.usage.input_tokens, output_tokens: message.usage.output_tokens } };
     } catch (err) {
       if (err instanceof Anthropic.APIConnectionError) throw providerError("claude", undefined, err.message);

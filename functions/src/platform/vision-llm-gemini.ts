@@ -4,7 +4,7 @@
 // GEMINI_API_KEY. GEMINI_VISION_MODEL picks the model.
 import { ApiError, GoogleGenAI, type GoogleGenAIOptions } from "@google/genai";
 import { OAuth2Client } from "google-auth-library";
-import { fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-llm.js";
+import { declined, fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-llm.js";
 
 export const GEMINI_DEFAULT_MODEL = "gemini-2.5-flash";
 
@@ -47,6 +47,9 @@ export class GeminiVision implements VisionAdapter {
         contents: [{ role: "user", parts: [{ inlineData: { mimeType: image.mimeType, data: image.data.toString("base64") } }, { text: req.prompt }] }],
         config: { abortSignal: req.signal },
       });
+      // Blocked prompts have no candidates; blocked answers stop for a safety-like reason, no text.
+      const blocked = response.promptFeedback?.blockReason ?? (!response.text ? response.candidates?.[0]?.finishReason : undefined);
+      if (blocked && blocked !== "STOP" && blocked !== "MAX_TOKENS") throw declined("gemini", String(blocked));
       return {
         text: response.text ?? "",
         provider: "gemini",

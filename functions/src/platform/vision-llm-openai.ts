@@ -1,7 +1,7 @@
 // OpenAI through the openai SDK (Chat Completions with an image_url data URL). OPENAI_API_KEY;
 // OPENAI_BASE_URL (read by the SDK) points it elsewhere; OPENAI_VISION_MODEL picks the model.
 import OpenAI from "openai";
-import { fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-llm.js";
+import { declined, fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-llm.js";
 
 export const OPENAI_DEFAULT_MODEL = "gpt-4.1";
 
@@ -35,8 +35,11 @@ export class OpenAiVision implements VisionAdapter {
         },
         { signal: req.signal },
       );
+      const choice = completion.choices[0];
+      if (choice?.message.refusal) throw declined("openai", "refusal");
+      if (choice?.finish_reason === "content_filter" && !choice.message.content) throw declined("openai", "content_filter");
       return {
-        text: completion.choices[0]?.message.content ?? "",
+        text: choice?.message.content ?? "",
         provider: "openai",
         model: completion.model,
         usage: { input_tokens: completion.usage?.prompt_tokens ?? 0, output_tokens: completion.usage?.completion_tokens ?? 0 },

@@ -54,6 +54,15 @@ export function providerError(provider: VisionProvider, status: number | undefin
   return new ToolError("unavailable", `${provider} refused the request (${status}): try another prompt or provider`);
 }
 
+/**
+ * The model answered but declined (a safety filter or a refusal): an empty text would look like
+ * success, so it is an error the agent can act on. `reason` is the provider's own label.
+ */
+export function declined(provider: VisionProvider, reason: string): ToolError {
+  console.warn(`vision provider ${provider} declined: ${reason}`);
+  return new ToolError("invalid_input", `${provider} declined to analyze this screenshot (${reason}): rephrase the prompt, redact the screenshot, or choose another provider`);
+}
+
 /** Largest side each provider accepts without downscaling it itself (their documented limits). */
 export const PROVIDER_MAX_SIDE: Record<VisionProvider, number> = { claude: 1568, openai: 2048, gemini: 3072, ollama: 1344 };
 const MAX_IMAGE_BYTES = 3_750_000; // Claude: 5 MB base64 per image; the strictest

@@ -1,10 +1,11 @@
 // A figma tool is a command relayed to one open file: resolve the session (sessions.ts), run the
 // command in the plugin (relay.ts), answer with its result as structuredContent and text. Paged
-// answers say so with a [truncated] marker and the cursor for the rest.
+// answers say so with a [truncated] marker and the cursor for the rest. The outputSchema names
+// what every answer has (the session) and lets the plugin's own fields through.
 import { z } from "zod";
-import type { CallToolResult, ContentBlock, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { ContentBlock, ToolAnnotations } from "@modelcontextprotocol/server";
 import { TRUNCATION_MARKER, jsonText } from "../../mcp/content.js";
-import { tool, type RequestContext, type ToolDefinition } from "../../mcp/define.js";
+import { tool, type ErrorResult, type RequestContext, type StructuredResult, type ToolDefinition } from "../../mcp/define.js";
 import { invalidInput } from "../../mcp/errors.js";
 import { runCommand } from "./relay.js";
 import { resolveSession, SessionChoice } from "./sessions.js";
@@ -20,14 +21,23 @@ export interface FigmaToolConfig<S extends z.ZodRawShape> {
   args: S;
   annotations: Omit<ToolAnnotations, "title"> & { readOnlyHint: boolean; openWorldHint: boolean };
   /** Turns the plugin's result into the tool result (default: JSON as structuredContent and text). */
-  present?(result: Record<string, unknown>, session: Session): CallToolResult | Promise<CallToolResult>;
+  present?(result: Record<string, unknown>, session: Session): FigmaResult | Promise<FigmaResult>;
 }
+
+/** Every answer: the session it ran in, then the plugin's result fields. */
+export const figmaOutput = z.looseObject({
+  sessionId: z.string().describe("The room id of the Figma file the command ran in"),
+  fileName: z.string().describe("That file's name"),
+  truncated: z.boolean().optional().describe("True when the answer was cut (see nextCursor or the text)"),
+  nextCursor: z.string().optional().describe("Pass as cursor for the next page"),
+});
+type FigmaResult = StructuredResult<z.input<typeof figmaOutput>>;
 
 export function figmaTool<S extends z.ZodRawShape>(config: FigmaToolConfig<S>): ToolDefinition {
   const inputSchema = z.object({ ...config.args, ...sessionArgs });
   return tool(
-    { name: config.name, title: config.title, description: config.description + SESSION_NOTE, inputSchema, annotations: config.annotations },
-    async (input: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> => {
+    { name: config.name, title: config.title, description: config.description + SESSION_NOTE, inputSchema, outputSchema: figmaOutput, annotations: config.annotations },
+    async (input: Record<string, unknown>, ctx: RequestContext): Promise<FigmaResult | ErrorResult> => {
       const { sessionId, roomId, ...args } = input as { sessionId?: string; roomId?: string } & Record<string, unknown>;
       if (sessionId && roomId && sessionId !== roomId) throw invalidInput("sessionId and roomId name different rooms: pass only one");
       try {
@@ -44,7 +54,7 @@ export function figmaTool<S extends z.ZodRawShape>(config: FigmaToolConfig<S>): 
 }
 
 /** The default answer: the session it ran in, then the plugin's result. */
-export function present(result: Record<string, unknown>, session: Session, extra: ContentBlock[] = []): CallToolResult {
+export function present(result: Record<string, unknown>, session: Session, extra: ContentBlock[] = []): FigmaResult {
   const structured = { sessionId: session.roomId, fileName: session.fileName, ...result };
   let text = jsonText(structured);
   if (result.truncated === true) {
@@ -52,5 +62,5 @@ export function present(result: Record<string, unknown>, session: Session, extra
       ? `\n\n${TRUNCATION_MARKER} More items exist: call ${"again"} with the same arguments and cursor "${String(result.nextCursor)}" for the next page.`
       : `\n\n${TRUNCATION_MARKER} ${String(result.truncatedNote ?? "Some nodes were left out: ask for a specific node id (get_node_info) to see deeper levels.")}`;
   }
-  return { content: [{ type: "text", text }, ...extra], structuredContent: structured };
+  return { data: structured, text, content: extra };
 }

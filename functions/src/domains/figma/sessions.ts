@@ -45,7 +45,7 @@ export class SessionChoice extends Error {
   ) {
     super(text);
   }
-  toResult(): CallToolResult {
+  toResult(): CallToolResult & { isError: true } {
     return {
       isError: true,
       content: [{ type: "text", text: `Error: ${this.text} (409)` }],

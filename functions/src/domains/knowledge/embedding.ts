@@ -12,11 +12,30 @@ export async function queryEmbedder(ctx: RequestContext): Promise<Embedder> {
   }
 }
 
+/**
+ * Recent query vectors by model and text: an agent often repeats a search with other filters, a
+ * larger limit or after an error. KNOWLEDGE_QUERY_CACHE_SIZE=0 turns it off (benchmarks that
+ * measure embedding repeat their queries).
+ */
+const QUERY_CACHE_SIZE = Math.max(0, Math.floor(Number(process.env.KNOWLEDGE_QUERY_CACHE_SIZE ?? 256)) || 0);
+const queryCache = new Map<string, number[]>();
+
 /** Embeds one query text (with `e`, or the process's embedder), turning provider failures into sentences the caller can act on. */
 export async function embedQuery(text: string, ctx: RequestContext, e?: Embedder): Promise<{ vector: number[]; model: string }> {
   const use = e ?? (await queryEmbedder(ctx));
+  const key = `${use.model}\u0000${text}`;
+  const cached = queryCache.get(key);
+  if (cached) {
+    queryCache.delete(key); // most recently used last
+    queryCache.set(key, cached);
+    return { vector: cached, model: use.model };
+  }
   try {
     const [vector] = await use.embed([text], "query");
+    if (QUERY_CACHE_SIZE) {
+      queryCache.set(key, vector!);
+      if (queryCache.size > QUERY_CACHE_SIZE) queryCache.delete(queryCache.keys().next().value!);
+    }
     return { vector: vector!, model: use.model };
   } catch (err) {
     throw asEmbeddingToolError(err, ctx);

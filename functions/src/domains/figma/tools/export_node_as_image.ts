@@ -18,9 +18,7 @@ export const exportNodeAsImage = figmaTool({
   present(result, session) {
     const { base64, svg, ...meta } = result as { base64?: string; svg?: string; mimeType?: string } & Record<string, unknown>;
     if (typeof svg === "string") {
-      const answer = present({ ...meta, svgChars: svg.length }, session);
-      answer.content.push({ type: "text", text: svg });
-      return answer;
+      return present({ ...meta, svgChars: svg.length }, session, [{ type: "text", text: svg }]);
     }
     return present(meta, session, base64 ? [{ type: "image", data: base64, mimeType: String(meta.mimeType ?? "image/png") }] : []);
   },

@@ -1,5 +1,4 @@
 // list_sessions: the caller's open Figma files (live plugin sessions), for choosing a sessionId.
-import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { jsonText } from "../../../mcp/content.js";
 import { tool } from "../../../mcp/define.js";
@@ -13,13 +12,20 @@ export const listSessions = tool(
       "The Figma files where your MCP Bridge plugin is open right now: roomId (pass it as sessionId to any tool), fileName, userName, userId, page. " +
       "Limited to the Figma user ids of the MCP URL (?userIds=…) when it names some.",
     inputSchema: z.object({}),
+    outputSchema: z.object({
+      count: z.number().int(),
+      userIds: z.array(z.string()).describe("The Figma user ids of the MCP URL (empty: no filter)"),
+      sessions: z.array(
+        z.object({ roomId: z.string(), fileName: z.string(), userName: z.string(), userId: z.string(), pageName: z.string(), lastSeenAt: z.string() }),
+      ),
+    }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
-  async (_input, ctx): Promise<CallToolResult> => {
+  async (_input, ctx) => {
     const userIds = userIdsOf(ctx);
     const sessions = (await liveSessions(ctx)).filter((s) => !userIds.length || userIds.includes(s.figmaUserId)).map(summary);
     const data = { count: sessions.length, userIds, sessions };
     const hint = sessions.length ? "" : `\n\nNo plugin session is open. ${OPEN_PLUGIN_HOWTO}.`;
-    return { content: [{ type: "text", text: jsonText(data) + hint }], structuredContent: data };
+    return { data, text: jsonText(data) + hint };
   },
 );

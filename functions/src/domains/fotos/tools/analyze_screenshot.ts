@@ -26,7 +26,8 @@ export const analyzeScreenshotTool = tool(
       text: z.string(),
       usage: z.object({ input_tokens: z.number(), output_tokens: z.number() }),
     }),
-    annotations: { readOnlyHint: true, openWorldHint: true },
+    // Not read-only: without screenshot_id it captures and stores a new screenshot first.
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   },
   async ({ screenshot_id, prompt, provider: asked }, ctx) => {
     const choice = await storedAiChoice(uidOf(ctx));

@@ -108,8 +108,6 @@ export async function expandPaths(paths: string[]): Promise<ImportFile[]> {
 
 /** Files read ahead, whose new chunks are embedded together (one model call for many documents). */
 const LOOKAHEAD_FILES = 16;
-/** Texts per embedding call when embedding ahead: the local model batches well; Vertex gets them concurrently. */
-const PREFETCH_BATCH = 64;
 
 async function readParsed(file: ImportFile): Promise<ParsedDocument[]> {
   await stat(file.path).catch(() => {
@@ -119,29 +117,32 @@ async function readParsed(file: ImportFile): Promise<ParsedDocument[]> {
 }
 
 /**
- * Embeds, ahead of time and in large batches, the chunks that the prose documents of the next files
- * will write (the same plan importParsed makes), into the vector cache importParsed reads. Only an
- * optimisation: a document it misses (highlights, a manifest that changes meanwhile) is embedded
- * by importParsed as before, and a vector it made needlessly is just not used.
+ * Embeds, ahead of time and in one call (the embedder batches it: the local model over its
+ * workers, Vertex in requests of up to 250 texts), the chunks that the documents of the next files
+ * will write (the same plan importParsed makes), into the vector cache importParsed reads.
+ * Only an optimisation: a document it misses (a book stored by another model, a manifest that
+ * changes meanwhile) is embedded by importParsed as before, and a vector it made needlessly is
+ * just not used.
  */
 async function embedAhead(parsed: (ParsedDocument[] | undefined)[], opts: ImportOptions, cache: Map<string, number[]>): Promise<void> {
-  const docs = parsed.flatMap((d) => d ?? []).filter((d) => d.kind === "prose");
+  const docs = parsed.flatMap((d) => d ?? []);
   if (!docs.length) return;
   const manifests = await opts.db.getAll(...docs.map((d) => manifestRef(opts, d)));
   const model = opts.embedder.model;
   const texts = new Set<string>();
-  docs.forEach((doc, i) => {
+  for (const [i, doc] of docs.entries()) {
     const snap = manifests[i]!;
     const old = snap.exists ? (snap.data() as DocumentRecord) : undefined;
-    const plan = planProse(doc, chunksOf(doc, snap.ref.id, model), old, model);
+    const chunks = chunksOf(doc, snap.ref.id, model);
+    // A book stored by another model is re-embedded from its stored chunks: left to importParsed.
+    if (doc.kind === "highlights" && old && (old.embedding_model !== model || old.kind !== "highlights")) continue;
+    const plan = doc.kind === "prose" ? planProse(doc, chunks, old, model) : await planHighlights(doc, snap.ref.id, chunks, old, model, opts);
     for (const c of plan?.write ?? []) if (!cache.has(vectorCacheKey(model, c.content))) texts.add(c.content);
-  });
-  const list = [...texts];
-  for (let i = 0; i < list.length; i += PREFETCH_BATCH) {
-    const batch = list.slice(i, i + PREFETCH_BATCH);
-    const vectors = await opts.embedder.embed(batch, "document");
-    batch.forEach((t, k) => cache.set(vectorCacheKey(model, t), vectors[k]!));
   }
+  const list = [...texts];
+  if (!list.length) return;
+  const vectors = await opts.embedder.embed(list, "document");
+  list.forEach((t, k) => cache.set(vectorCacheKey(model, t), vectors[k]!));
 }
 
 export async function importFiles(paths: string[], optsIn: ImportOptions): Promise<ImportReport> {
@@ -150,49 +151,89 @@ export async function importFiles(paths: string[], optsIn: ImportOptions): Promi
   // Vectors embedded ahead for the next files (plus the caller's own cache, if any).
   const cache = new Map(optsIn.vectorCache ?? []);
   const opts: ImportOptions = { ...optsIn, vectorCache: cache };
-  const parsedAhead = new Map<number, Promise<ParsedDocument[]>>();
-  for (const [index, file] of files.entries()) {
-    const { path } = file;
-    if (index % LOOKAHEAD_FILES === 0) {
-      const window = files.slice(index, index + LOOKAHEAD_FILES);
-      window.forEach((f, k) => parsedAhead.set(index + k, readParsed(f)));
-      const parsed = await Promise.all(window.map((_, k) => parsedAhead.get(index + k)!.catch(() => undefined)));
-      // Embedding ahead is an optimisation: if it fails, each document embeds (and reports) as before.
-      await embedAhead(parsed, opts, cache).catch(() => undefined);
-    }
-    opts.onProgress?.({ type: "file", index: index + 1, total: files.length, path });
-    let docs: ParsedDocument[];
-    try {
-      docs = await parsedAhead.get(index)!;
-      parsedAhead.delete(index);
-    } catch (err) {
-      parsedAhead.delete(index);
-      const error = err instanceof ParseError ? err.message : `could not read it (${(err as Error).message})`;
-      report.failed++;
-      report.files.push({ path, status: "failed", error, documents: [] });
-      opts.onProgress?.({ type: "file-failed", path, error });
-      continue;
-    }
-    const results: DocumentResult[] = [];
-    try {
-      // One round trip for all the file's manifests: an unchanged file costs one getAll.
-      const refs = docs.map((d) => manifestRef(opts, d));
-      const manifests = await opts.db.getAll(...refs);
-      for (const [i, doc] of docs.entries()) results.push(await importParsed(doc, manifests[i]!, opts));
-      report.files.push({ path, status: "ok", documents: results });
-    } catch (err) {
-      // Documents already switched stay (each is complete); the failed one kept its old version.
-      const error = err instanceof EmbeddingError && err.detail ? `${err.message} (${err.detail})` : (err as Error).message;
-      report.failed++;
-      report.files.push({ path, status: "failed", error, documents: results });
-      opts.onProgress?.({ type: "file-failed", path, error });
-    }
-    for (const r of results) {
-      report.documents[r.status]++;
-      report.chunksWritten += r.written;
+  // The next windows of files are read and embedded while this one is written: the embedder always
+  // has work queued (the writes are Firestore round trips, the embedding is CPU or Vertex).
+  const prepare = (start: number) => {
+    const parsed = files.slice(start, start + LOOKAHEAD_FILES).map((f) => readParsed(f));
+    // Embedding ahead is an optimisation: if it fails, each document embeds (and reports) as before.
+    const embedded = Promise.all(parsed.map((p) => p.catch(() => undefined)))
+      .then((docs) => embedAhead(docs, opts, cache))
+      .catch(() => undefined);
+    return { parsed, embedded };
+  };
+  const ahead: ReturnType<typeof prepare>[] = [];
+  let planned = 0;
+  const run: ImportRun = { opts, total: files.length, documents: new Map() };
+  for (let start = 0; start < files.length; start += LOOKAHEAD_FILES) {
+    // This window and the next two are being read and embedded while this one is written.
+    for (; ahead.length < 3 && planned < files.length; planned += LOOKAHEAD_FILES) ahead.push(prepare(planned));
+    const window = ahead.shift()!;
+    await window.embedded;
+    // A few files at a time: a document's import is a handful of sequential round trips, so one
+    // after another the writes, not the embedding, would set the pace.
+    const outcomes = new Array<FileResult>(window.parsed.length);
+    let taken = 0;
+    const writer = async () => {
+      for (let k = taken++; k < window.parsed.length; k = taken++) outcomes[k] = await importFile(files[start + k]!, window.parsed[k]!, start + k, run);
+    };
+    await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, window.parsed.length) }, writer));
+    for (const outcome of outcomes) {
+      report.files.push(outcome);
+      if (outcome.status === "failed") report.failed++;
+      for (const r of outcome.documents) {
+        report.documents[r.status]++;
+        report.chunksWritten += r.written;
+      }
     }
   }
   return report;
+}
+
+/** Files written at the same time (each file's documents one after another). */
+const FILES_IN_FLIGHT = 8;
+
+interface ImportRun {
+  opts: ImportOptions;
+  total: number;
+  /** The latest import of each document in this run: a document in two files (a book in two exports) is imported by one at a time. */
+  documents: Map<string, Promise<unknown>>;
+}
+
+async function importFile(file: ImportFile, parsed: Promise<ParsedDocument[]>, index: number, run: ImportRun): Promise<FileResult> {
+  const { opts } = run;
+  const { path } = file;
+  opts.onProgress?.({ type: "file", index: index + 1, total: run.total, path });
+  let docs: ParsedDocument[];
+  try {
+    docs = await parsed;
+  } catch (err) {
+    const error = err instanceof ParseError ? err.message : `could not read it (${(err as Error).message})`;
+    opts.onProgress?.({ type: "file-failed", path, error });
+    return { path, status: "failed", error, documents: [] };
+  }
+  const results: DocumentResult[] = [];
+  try {
+    // One round trip for all the file's manifests: an unchanged file costs one getAll.
+    const refs = docs.map((d) => manifestRef(opts, d));
+    const manifests = await opts.db.getAll(...refs);
+    for (const [i, doc] of docs.entries()) {
+      const ref = refs[i]!;
+      const before = run.documents.get(ref.path);
+      const mine = (async () => {
+        // Another file of this run imports the same document: after it, with its manifest.
+        if (before) await before.catch(() => undefined);
+        return importParsed(doc, before ? await ref.get() : manifests[i]!, opts);
+      })();
+      run.documents.set(ref.path, mine);
+      results.push(await mine);
+    }
+    return { path, status: "ok", documents: results };
+  } catch (err) {
+    // Documents already switched stay (each is complete); the failed one kept its old version.
+    const error = err instanceof EmbeddingError && err.detail ? `${err.message} (${err.detail})` : (err as Error).message;
+    opts.onProgress?.({ type: "file-failed", path, error });
+    return { path, status: "failed", error, documents: results };
+  }
 }
 
 const manifestRef = (opts: ImportOptions, doc: ParsedDocument) => opts.db.collection(KB_DOCUMENTS).doc(parentDocId(opts.uid, doc.key));
@@ -427,17 +468,20 @@ async function embedAll(texts: string[], title: string, opts: ImportOptions): Pr
   const out = new Array<number[] | undefined>(texts.length);
   const missing: number[] = [];
   texts.forEach((t, i) => {
-    const cached = vectorCache?.get(vectorCacheKey(embedder.model, t));
-    if (cached) out[i] = cached;
-    else missing.push(i);
+    const key = vectorCacheKey(embedder.model, t);
+    const cached = vectorCache?.get(key);
+    if (cached) {
+      out[i] = cached;
+      vectorCache!.delete(key); // used once: an import of 100,000 chunks must not hold them all
+    } else missing.push(i);
   });
-  const BATCH = 32;
+  // Large enough for both local workers and a Vertex request of many texts; small enough for progress lines.
+  const BATCH = 128;
   for (let i = 0; i < missing.length; i += BATCH) {
     const idx = missing.slice(i, i + BATCH);
     const vectors = await embedder.embed(idx.map((j) => texts[j]!), "document");
     idx.forEach((j, k) => {
       out[j] = vectors[k]!;
-      vectorCache?.set(vectorCacheKey(embedder.model, texts[j]!), vectors[k]!);
     });
     if (missing.length > BATCH) opts.onProgress?.({ type: "embedding", title, done: Math.min(i + BATCH, missing.length), total: missing.length });
   }
@@ -489,14 +533,17 @@ function statsDelta(before: StatsCounts, after: StatsCounts, now: Timestamp): Re
     }
     return out;
   };
-  return {
+  const delta: Record<string, unknown> = {
     chunks: inc(after.chunks - before.chunks),
     documents: inc(after.documents - before.documents),
     chars: inc(after.chars - before.chars),
-    sources: mapDelta(before.sources, after.sources),
-    authors: mapDelta(before.authors, after.authors),
-    tags: mapDelta(before.tags, after.tags),
-    models: mapDelta(before.models, after.models),
     updated_at: now,
   };
+  // Only maps that change: an empty map in a merge is a value, and would replace the whole map
+  // (a document without tags, imported after tagged ones, wiped the user's tag counts).
+  for (const key of ["sources", "authors", "tags", "models"] as const) {
+    const d = mapDelta(before[key], after[key]);
+    if (Object.keys(d).length) delta[key] = d;
+  }
+  return delta;
 }

@@ -38,11 +38,15 @@ export const searchSemantic = tool(
     const store = storeFor(ctx);
     const filters = toFilters(input);
     // The summary only explains an empty answer (other model, empty base); the vector query runs
-    // regardless, so chunks the summary does not know of yet are still found.
-    const [counts, e] = await Promise.all([store.counts(), queryEmbedder(ctx)]);
+    // regardless, so chunks the summary does not know of yet are still found. The query is
+    // embedded while the summary is read; a model mismatch still wins over an embedding failure.
+    const e = await queryEmbedder(ctx);
+    const embedding = embedQuery(input.query, ctx, e);
+    embedding.catch(() => undefined); // awaited below, after the mismatch check
+    const counts = await store.counts();
     const models = Object.keys(counts.models);
     if (counts.chunks > 0 && models.length && !counts.models[e.model]) throw modelMismatch(models, e.model, store.uid);
-    const { vector, model } = await embedQuery(input.query, ctx, e);
+    const { vector, model } = await embedding;
     const hits = await store.nearest(vector, model, input.limit, filters, input.min_similarity);
     const results = resultItems(hits).map((r, i) => ({ ...r, tags: hits[i]!.tags, similarity: hits[i]!.similarity }));
     const others = models.filter((m) => m !== e.model);
