@@ -1,17 +1,20 @@
 // Bundles the mermaid render worker (lib/domains/mermaid/core/worker.js and everything it loads:
-// jsdom, mermaid with all its diagram modules, DOMPurify, css-tree) into one ES module next to it,
-// worker.bundle.mjs, which the pool starts when it runs from lib. One file instead of ~2,000
-// modules: a cold worker resolves and reads one file, and V8 compiles it once (docs/mermaid.md has
-// the figures). Runs after tsc (`npm run build`). mermaid's getConfig fast path (mermaid-patch.js,
-// a load hook when running from source) is applied here at build time, to the same source text.
+// jsdom, mermaid with all its diagram modules, ELK, DOMPurify, css-tree) into
+// lib/domains/mermaid/bundle/: worker.mjs (the entry: jsdom, mermaid's core, our code) and one
+// file per module mermaid imports lazily (a diagram type, its layout), so a cold worker reads a
+// handful of files instead of ~2,500 modules and the diagram types it never draws cost nothing.
+// The pool starts it when running from lib. The folder sits at the depth of core/, so paths
+// relative to the code (the fonts in functions/assets) stay right. Runs after tsc
+// (`npm run build`). mermaid's getConfig fast path (mermaid-patch.js, a load hook when running
+// from source) is applied here at build time, to the same source text.
 import { build } from "esbuild";
 import { dirname, join } from "node:path";
 import { readFile, rm } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const core = join(root, "lib/domains/mermaid/core");
-const { patchMermaidSource, SIGNATURE } = await import(join(core, "mermaid-patch.js"));
+const { patchMermaidSource, SIGNATURE } = await import(pathToFileURL(join(core, "mermaid-patch.js")).href);
 
 const outdir = join(root, "lib/domains/mermaid/bundle");
 await rm(outdir, { recursive: true, force: true }); // no stale chunks from an earlier build
@@ -56,10 +59,12 @@ const result = await build({
       // would look next to the bundle: a plain require() lets esbuild bundle the JSON instead.
       name: "css-tree-json",
       setup(b) {
-        b.onLoad({ filter: /[\\/]css-tree[\\/]lib[\\/](data|data-patch|version)\.js$/ }, async (args) => ({
-          contents: (await readFile(args.path, "utf8")).replace(/^const require = createRequire\(import\.meta\.url\);$/m, ""),
-          loader: "js",
-        }));
+        b.onLoad({ filter: /[\\/]css-tree[\\/]lib[\\/](data|data-patch|version)\.js$/ }, async (args) => {
+          const contents = (await readFile(args.path, "utf8")).replace(/^const require = createRequire\(import\.meta\.url\);$/m, "");
+          // A css-tree release that reads its data another way: fail here, not in a cold worker.
+          if (contents.includes("createRequire(import.meta.url)")) throw new Error(`css-tree changed how ${args.path} loads its data`);
+          return { contents, loader: "js" };
+        });
       },
     },
     {
@@ -67,10 +72,11 @@ const result = await build({
       // mermaid never makes synchronous requests.
       name: "jsdom-sync-xhr",
       setup(b) {
-        b.onLoad({ filter: /[\\/]jsdom[\\/].*XMLHttpRequest-impl\.js$/ }, async (args) => ({
-          contents: (await readFile(args.path, "utf8")).replace(/require\.resolve\(["']\.\/xhr-sync-worker\.js["']\)/, "null"),
-          loader: "js",
-        }));
+        b.onLoad({ filter: /[\\/]jsdom[\\/].*XMLHttpRequest-impl\.js$/ }, async (args) => {
+          const contents = (await readFile(args.path, "utf8")).replace(/require\.resolve\(["']\.\/xhr-sync-worker\.js["']\)/, "null");
+          if (contents.includes("xhr-sync-worker.js")) throw new Error(`jsdom changed how ${args.path} finds its sync-XHR helper`);
+          return { contents, loader: "js" };
+        });
       },
     },
   ],

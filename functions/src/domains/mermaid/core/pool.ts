@@ -131,10 +131,12 @@ export interface PoolOptions {
 
 /**
  * From source (.ts: vitest, tsx) the worker is worker.ts through tsx; from functions/lib it is the
- * one-file bundle `npm run build` makes (scripts/bundle-worker.mjs: one file to read and compile
- * instead of ~2,500 modules), or worker.js when lib was built by tsc alone.
+ * esbuild bundle `npm run build` makes (scripts/bundle-worker.mjs, lib/domains/mermaid/bundle/: an
+ * entry file with jsdom and mermaid's core, a file per diagram module, instead of ~2,500 modules),
+ * or worker.js when lib was built by tsc alone.
  */
-export function workerEntry(self = import.meta.url): { url: URL; execArgv: string[] } {
+function workerEntry(): { url: URL; execArgv: string[] } {
+  const self = import.meta.url;
   if (self.endsWith(".ts")) return { url: new URL("./worker.ts", self), execArgv: tsxExecArgv() };
   const bundle = new URL("../bundle/worker.mjs", self);
   const plain = new URL("./worker.js", self);
@@ -150,7 +152,7 @@ function tsxExecArgv(): string[] {
 
 /**
  * Node's on-disk compile cache for the workers, switched on by the variable as each worker thread
- * starts, so it covers the worker's own code (one bundle file) too. A replacement worker, the
+ * starts, so it covers the worker's own code (the bundle) too. A replacement worker, the
  * second worker of the pool and (locally) every later process reuse compiled code. Default
  * <tmp>/mermaid-compile-cache: on Cloud Run /tmp is the instance's writable in-memory disk (~15 MB
  * here); an unwritable directory only costs speed. NODE_COMPILE_CACHE picks another.
