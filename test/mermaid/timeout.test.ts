@@ -19,9 +19,13 @@ const hugeMindmap = "mindmap\n  root\n" + Array.from({ length: 3000 }, (_, i) =>
 const selfContainingState = "stateDiagram-v2\n  state A {\n    A --> B\n  }";
 
 const TIMEOUT_TEXT = /^Error: Rendering did not finish within \d+ seconds and was stopped: the diagram is too large or uses a construct the renderer cannot lay out \(e\.g\. a state that contains itself\)\. Simplify it or split it \(504\)$/;
+const OUT_OF_MEMORY_TEXT = "Error: Rendering ran out of memory and was stopped: the diagram is too large. Simplify it or split it (504)";
+// A runaway layout may allocate as it loops: whichever limit it reaches first (the deadline, or the
+// worker's heap cap) stops it, and how soon it reaches either depends on the machine.
+const STOPPED = new RegExp(`${TIMEOUT_TEXT.source}|^${OUT_OF_MEMORY_TEXT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
 
 test(
-  "runaway renders time out with a clear 504 while a normal request succeeds",
+  "runaway renders are stopped with a clear 504 while a normal request succeeds",
   async () => {
     expect(hugeMindmap.length).toBeLessThan(50_000);
 
@@ -33,7 +37,7 @@ test(
 
     for (const r of await Promise.all(slow)) {
       expect(r.isError).toBe(true);
-      expect(textOf(r)).toMatch(TIMEOUT_TEXT);
+      expect(textOf(r)).toMatch(STOPPED);
     }
 
     // The stopped workers were replaced: the function still renders.
@@ -50,7 +54,7 @@ test(
     expect(v.isError, textOf(v)).toBeFalsy();
     const out = v.structuredContent as { ok: boolean; error: string };
     expect(out.ok).toBe(false);
-    expect(`Error: ${out.error} (504)`).toMatch(TIMEOUT_TEXT);
+    expect(`Error: ${out.error} (504)`).toMatch(STOPPED);
     expect((await callTool(c, "verify", { code: "graph TD\n A-->B" })).structuredContent).toEqual({ ok: true });
   },
   120_000,
