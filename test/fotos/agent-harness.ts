@@ -159,14 +159,32 @@ export interface TestWindow {
   close(): void;
 }
 
-/** An xterm with a known title showing known text, mapped and findable by title. */
+/**
+ * An xterm with a known title showing known text, mapped and findable by title. An xterm that
+ * exits before its window shows up (seen once on a loaded machine, with no message) is started
+ * again, twice at most; the error then carries what it printed.
+ */
 export async function openWindow(display: string, title: string, text: string, geometry = "60x8+100+100"): Promise<TestWindow> {
   const env = { ...process.env, DISPLAY: display };
-  const proc = spawn("xterm", ["-T", title, "-geometry", geometry, "-fa", "DejaVu Sans Mono", "-fs", "14", "-e", "sh", "-c", `printf '%s\\n' "$0"; sleep 100000`, text], {
-    env,
-    stdio: "ignore",
-  });
+  let proc: ChildProcess | undefined;
+  let output = "";
+  let starts = 0;
+  const start = () => {
+    starts++;
+    output = "";
+    proc = spawn("xterm", ["-T", title, "-geometry", geometry, "-fa", "DejaVu Sans Mono", "-fs", "14", "-e", "sh", "-c", `printf '%s\\n' "$0"; sleep 100000`, text], {
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    proc.stderr!.on("data", (d) => (output += d));
+  };
+  start();
   const id = await waitFor(`window "${title}"`, async () => {
+    if (proc!.exitCode !== null || proc!.signalCode !== null) {
+      if (starts >= 3) throw new Error(`xterm exited (${proc!.exitCode ?? proc!.signalCode}) ${starts} times: ${output.trim() || "no output"}`);
+      start();
+      return undefined;
+    }
     const { stdout } = await run("xdotool", ["search", "--onlyvisible", "--name", title], { env }).catch(() => ({ stdout: "" }));
     return stdout.trim().split("\n")[0] || undefined;
   });
@@ -174,7 +192,7 @@ export async function openWindow(display: string, title: string, text: string, g
   const { stdout } = await run("xwininfo", ["-id", id], { env });
   const width = Number(/Width: (\d+)/.exec(stdout)![1]);
   const height = Number(/Height: (\d+)/.exec(stdout)![1]);
-  return { title, width, height, close: () => proc.kill("SIGTERM") };
+  return { title, width, height, close: () => proc!.kill("SIGTERM") };
 }
 
 /** Builds the agent once per process (tsc into desktop-agent/dist). */
