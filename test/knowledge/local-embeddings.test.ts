@@ -21,12 +21,13 @@ const TEXTS = [
 type Reference = { tokenizer: Parameters<typeof encodeText>[0] & { encode(t: string): number[] }; embed(t: string[]): Promise<number[][]> };
 let reference: Reference;
 let embedder: LocalEmbedder;
+let xnnpack: LocalEmbedder;
 
 beforeAll(async () => {
   reference = (await initModel(modelSource)) as unknown as Reference;
-  embedder = await LocalEmbedder.load({ maxWorkers: 1 });
+  [embedder, xnnpack] = await Promise.all([LocalEmbedder.load({ maxWorkers: 1 }), LocalEmbedder.load({ maxWorkers: 1, native: false })]);
 }, 120_000);
-afterAll(() => embedder?.close());
+afterAll(() => Promise.all([embedder?.close(), xnnpack?.close()]));
 
 describe("local embeddings", () => {
   test("the tokenizer gives the package's word pieces for every kind of text", () => {
@@ -38,6 +39,10 @@ describe("local embeddings", () => {
   test("vectors equal the package's own pipeline (within 1e-5), in the caller's order, unit length, zero-padded to 768", async () => {
     const want = (await reference.embed(TEXTS)).map((v) => normalize([...v, ...new Array<number>(256).fill(0)]));
     const got = await embedder.embed(TEXTS, "document");
+    // The dev install has onnxruntime-node: products run natively; without it, in XNNPACK. Both agree.
+    expect(embedder.matrixProducts).toBe("native");
+    expect(xnnpack.matrixProducts).toBe("xnnpack");
+    const viaXnnpack = await xnnpack.embed(TEXTS, "document");
     expect(embedder.model).toBe(LOCAL_MODEL);
     expect(got).toHaveLength(TEXTS.length);
     got.forEach((v, i) => {
@@ -45,6 +50,7 @@ describe("local embeddings", () => {
       expect(v.slice(512).every((x) => x === 0)).toBe(true);
       expect(Math.hypot(...v)).toBeCloseTo(1, 6);
       expect(Math.max(...v.map((x, j) => Math.abs(x - want[i]![j]!)))).toBeLessThan(1e-5);
+      expect(Math.max(...viaXnnpack[i]!.map((x, j) => Math.abs(x - want[i]![j]!)))).toBeLessThan(1e-5);
     });
     // A query embeds the same text to the same vector (the model has no task types).
     const [query] = await embedder.embed([TEXTS[3]!], "query");

@@ -17,7 +17,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type EmbedTask } from "./embeddings.js";
-import type { WorkerReply } from "./embeddings-local-worker.js";
+import type { WorkerData, WorkerReply } from "./embeddings-local-worker.js";
 
 export const LOCAL_MODEL = "universal-sentence-encoder-lite-512+zero-pad-768";
 const MODEL_DIMENSIONS = 512;
@@ -33,6 +33,8 @@ export interface LocalEmbedderOptions {
   maxWorkers?: number;
   /** Start every worker at once instead of on demand (bulk embedding: kb:import, benchmarks). */
   bulk?: boolean;
+  /** Native matrix products when onnxruntime-node is installed (default; EMBEDDINGS_LOCAL_NATIVE=off turns them off). */
+  native?: boolean;
 }
 
 function defaultMaxWorkers(env = process.env): number {
@@ -64,9 +66,13 @@ export class LocalEmbedder implements Embedder {
   private readonly documents: Job[] = [];
   private nextId = 1;
   private readonly maxWorkers: number;
+  private readonly native: boolean;
+  /** Who does the model's matrix products, once a worker has loaded it (benchmarks print it). */
+  matrixProducts?: "native" | "xnnpack";
 
   private constructor(opts: LocalEmbedderOptions) {
     this.maxWorkers = Math.max(1, opts.maxWorkers ?? defaultMaxWorkers());
+    this.native = opts.native ?? process.env.EMBEDDINGS_LOCAL_NATIVE !== "off";
   }
 
   /** Starts the first worker (all of them for `bulk`) and waits until their model is loaded. */
@@ -147,13 +153,14 @@ export class LocalEmbedder implements Embedder {
 
   private spawn(onReady?: () => void, onFailed?: (err: Error) => void): void {
     const entry = workerEntry();
-    const worker = new Worker(entry.url, { execArgv: entry.execArgv });
+    const worker = new Worker(entry.url, { execArgv: entry.execArgv, workerData: { native: this.native } satisfies WorkerData });
     const slot: Slot = { worker, ready: false };
     this.slots.push(slot);
     worker.on("message", (reply: WorkerReply) => {
       if ("type" in reply) {
         if (reply.type === "ready") {
           slot.ready = true;
+          this.matrixProducts = reply.matrixProducts;
           onReady?.();
           this.dispatch();
           keepAlive(slot);
