@@ -1,7 +1,9 @@
 // Load benchmark (issue 9), under the emulator suite:   npm run bench -- load
 // 1. Production-shaped: each function served the way Cloud Run serves it — one Node process per
 //    function running @google-cloud/functions-framework on the built functions/lib (FUNCTION_TARGET
-//    set, so it warms up before traffic), concurrent requests, against the emulators. 50 clients for
+//    set, so it warms up before traffic), concurrent requests, against the emulators. Each process
+//    gets the vCPUs its function declares (functions/src/index.ts), enforced as Cloud Run does, with
+//    a cgroup CPU quota (needs root; otherwise it says the processes ran unlimited). 50 clients for
 //    60 s, mixed: mermaid render, knowledge search_semantic, dermal reads. Prints answers by kind
 //    (busy = an explicit 503/429 + Retry-After or a "busy" tool error; every other failure is an
 //    error), p50/p95 per domain, and each process's RSS before, right after, and after 10 s idle.
@@ -11,7 +13,7 @@
 // Knobs: BENCH_LOAD_CLIENTS (50), BENCH_LOAD_SECONDS (60), BENCH_BURST_SECONDS (15),
 // BENCH_RECOVERY_LIMIT_SECONDS (120), BENCH_LOAD_SCENARIOS ("serve,emulator").
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -176,7 +178,49 @@ function rssMb(pid: number): number {
   }
 }
 
-async function serveLikeCloudRun(domain: Domain): Promise<{ child: ChildProcess; url: string }> {
+/** The vCPUs each function's instance gets: its `cpu` option, else firebase-tools' default for gen 2 (1 up to 2 GiB). */
+async function declaredCpus(): Promise<Record<Domain, number>> {
+  const built = (await import(new URL("../functions/lib/index.js", import.meta.url).href)) as Record<Domain, { __endpoint: { cpu?: number; availableMemoryMb?: number } }>;
+  return Object.fromEntries(DOMAINS.map((d) => [d, built[d].__endpoint.cpu ?? ((built[d].__endpoint.availableMemoryMb ?? 256) >= 4096 ? 2 : 1)])) as Record<Domain, number>;
+}
+
+/**
+ * Puts a process (all its threads, present and future) under a CPU quota of `cpus`, as Cloud Run
+ * limits an instance: cgroup v1 `cpu` (cfs quota) or v2 (`cpu.max`). Returns how it went, and an undo.
+ */
+function limitCpu(pid: number, name: string, cpus: number): { note: string; release: () => void } {
+  const period = 100_000;
+  const v1 = "/sys/fs/cgroup/cpu";
+  const v2 = "/sys/fs/cgroup";
+  try {
+    let dir: string;
+    if (existsSync(`${v1}/cpu.cfs_quota_us`)) {
+      dir = `${v1}/${name}`;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(`${dir}/cpu.cfs_period_us`, String(period));
+      writeFileSync(`${dir}/cpu.cfs_quota_us`, String(Math.round(cpus * period)));
+    } else if (readFileSync(`${v2}/cgroup.controllers`, "utf8").split(/\s+/).includes("cpu")) {
+      dir = `${v2}/${name}`;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(`${dir}/cpu.max`, `${Math.round(cpus * period)} ${period}`);
+    } else {
+      return { note: "unlimited (no cgroup cpu controller)", release: () => {} };
+    }
+    writeFileSync(`${dir}/cgroup.procs`, String(pid));
+    const release = () => {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // the process has not exited yet: the empty group is harmless
+      }
+    };
+    return { note: `${cpus} vCPU (cgroup quota)`, release };
+  } catch (err) {
+    return { note: `unlimited (cgroup not writable: ${(err as Error).message.split(",")[0]})`, release: () => {} };
+  }
+}
+
+async function serveLikeCloudRun(domain: Domain, cpus: number): Promise<{ child: ChildProcess; url: string; cpu: { note: string; release: () => void } }> {
   const port = await freePort();
   const child = spawn(process.execPath, [FRAMEWORK, `--target=${domain}`, "--source=functions", `--port=${port}`, "--signature-type=http"], {
     cwd: ROOT,
@@ -186,13 +230,14 @@ async function serveLikeCloudRun(domain: Domain): Promise<{ child: ChildProcess;
     env: { ...process.env, FUNCTION_TARGET: domain, NODE_ENV: "production", PORT: String(port), EMBEDDINGS_PROVIDER: process.env.EMBEDDINGS_PROVIDER ?? "local" },
     stdio: ["ignore", "ignore", "pipe"],
   });
+  const cpu = limitCpu(child.pid!, `mcp-bench-${domain}-${child.pid}`, cpus);
   let stderr = "";
   child.stderr?.on("data", (b: Buffer) => (stderr = (stderr + b.toString()).slice(-2000)));
   const url = `http://127.0.0.1:${port}/`;
   for (let i = 0; i < 240; i++) {
     if (child.exitCode !== null) throw new Error(`${domain} exited: ${stderr}`);
     const res = await fetch(`${url}healthz`).catch(() => undefined);
-    if (res?.status === 200) return { child, url };
+    if (res?.status === 200) return { child, url, cpu };
     await sleep(500);
   }
   child.kill();
@@ -201,9 +246,11 @@ async function serveLikeCloudRun(domain: Domain): Promise<{ child: ChildProcess;
 
 if (SCENARIOS.includes("serve")) {
   console.log(`\n== 1. One functions-framework process per function (as on Cloud Run), ${CLIENTS} clients × ${SECONDS} s, mixed`);
-  const served = {} as Record<Domain, { child: ChildProcess; url: string }>;
+  const served = {} as Record<Domain, Awaited<ReturnType<typeof serveLikeCloudRun>>>;
   try {
-    for (const d of DOMAINS) served[d] = await serveLikeCloudRun(d);
+    const cpus = await declaredCpus();
+    for (const d of DOMAINS) served[d] = await serveLikeCloudRun(d, cpus[d]);
+    console.log(`  CPU per process: ${DOMAINS.map((d) => `${d} ${served[d].cpu.note}`).join(", ")}`);
     const urls = Object.fromEntries(DOMAINS.map((d) => [d, served[d].url])) as Record<Domain, string>;
     // One warm request each (first query embeds with a cold model, first render loads the pool).
     for (const d of DOMAINS) await send(urls[d], d);
@@ -219,6 +266,8 @@ if (SCENARIOS.includes("serve")) {
     for (const d of DOMAINS) console.log(`  ${d.padEnd(16)} ${String(before[d]).padStart(6)} MB ${String(after[d]).padStart(9)} MB ${String(idle[d]).padStart(12)} MB`);
   } finally {
     for (const d of DOMAINS) served[d]?.child.kill("SIGTERM");
+    await sleep(1000);
+    for (const d of DOMAINS) served[d]?.cpu.release();
   }
 }
 
