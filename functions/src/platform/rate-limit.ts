@@ -77,7 +77,8 @@ export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Da
     remaining: 0,
     retryAfterSeconds: secondsUntilAllowed({ current: served, previous: previousCount }, now - windowStart, windowMs, opts.limit),
   });
-  const allow = (slot: number): RateLimitDecision => ({ allowed: true, limit: opts.limit, remaining: Math.max(0, capacity - slot), retryAfterSeconds: 0 });
+  /** `used`: the slots known taken, this request's included. */
+  const allow = (used: number): RateLimitDecision => ({ allowed: true, limit: opts.limit, remaining: Math.max(0, capacity - used), retryAfterSeconds: 0 });
 
   const served = Number(cur?.get("count") ?? 0);
   if (served >= capacity) return refuse(served);
@@ -98,21 +99,25 @@ export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Da
 
   // Sequential traffic: the next slot is free, one write.
   if (await claim(served + 1)) return allow(served + 1);
-  // A burst: look at which slots are taken and claim a free one at random (so that parallel
-  // requests rarely collide). Slots are never freed within a window, so a failed claim means that
-  // slot is taken for good: this ends after at most `capacity` claims, with a slot, or refused
-  // once every usable slot has been seen taken.
-  // (A stale view is re-read after a few collisions, so a long burst costs few failed writes.)
+  // A burst: others read the same count and took that slot. Claim a random slot above the count
+  // (where the free ones usually are), re-reading only the counter between tries; every fourth
+  // miss, list the taken slots (a crowded window). Parallel requests rarely collide, and a hot
+  // client costs a few small reads per request, not a listing of the whole window. Slots are
+  // never freed within a window, so a failed claim means that slot is taken for good: this ends
+  // with a slot, or refused once the exact counter is full or every usable slot was seen taken.
   const taken = new Set([served + 1]);
-  let misses = 0;
-  for (;;) {
-    if (misses % 4 === 0) for (const d of (await slots.select().get()).docs) taken.add(Number(d.id.slice(1)));
+  let count = served;
+  for (let misses = 0; ; misses++) {
+    if (misses % 4 === 3) for (const d of (await slots.select().get()).docs) taken.add(Number(d.id.slice(1)));
+    else if (misses > 0) count = Number((await current.get()).get("count") ?? 0);
+    if (count >= capacity) return refuse(count);
     const free = range(capacity).filter((n) => !taken.has(n));
     if (!free.length) return refuse(capacity);
-    const slot = free[Math.floor(Math.random() * free.length)]!;
-    if (await claim(slot)) return allow(Math.max(slot, taken.size + 1));
+    const above = free.filter((n) => n > count);
+    const candidates = above.length ? above : free;
+    const slot = candidates[Math.floor(Math.random() * candidates.length)]!;
+    if (await claim(slot)) return allow(Math.max(count, taken.size) + 1);
     taken.add(slot);
-    misses++;
   }
 }
 

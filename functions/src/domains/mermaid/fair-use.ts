@@ -3,11 +3,14 @@
 // calls (default 1,000) per hour per client address. Counted while the diagram is drawn, so an
 // allowed call waits for nothing; a refused one has its render cancelled and gets an explicit
 // error with the wait. If Firestore cannot be reached the call is allowed (logged): the limiter
-// protects capacity and must not take the renderer down with it.
+// protects capacity and must not take the renderer down with it. A call the renderer refuses at
+// once (busy) is answered before anything is counted: it costs the caller nothing and costs no
+// Firestore round trip when the instance can least afford one.
 import type { RequestContext } from "../../mcp/define.js";
 import { envNumber } from "../../mcp/env.js";
 import { rateLimited } from "../../mcp/errors.js";
 import { firestoreUnreachable, hitRateLimit } from "../../platform/rate-limit.js";
+import { rendererRefusal } from "./core/service.js";
 
 export const MCP_LIMIT = Math.floor(envNumber("MERMAID_MCP_LIMIT", 1_000, { min: 1 }));
 const WINDOW_SECONDS = 3600;
@@ -35,6 +38,8 @@ async function check(ctx: RequestContext): Promise<void> {
  * check; answers with the work's result only once the check has passed.
  */
 export async function withFairUse<T>(ctx: RequestContext, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const refusal = rendererRefusal();
+  if (refusal) throw refusal;
   const refused = new AbortController();
   const signal = AbortSignal.any([ctx.signal, refused.signal]);
   const allowed = check(ctx).catch((err: unknown) => {

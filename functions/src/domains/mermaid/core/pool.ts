@@ -448,17 +448,25 @@ export class RenderPool {
    * Runs one job on a warm worker; rejects with a ToolError on timeout, overload (busy, with a
    * retry-after), start failure or cancellation.
    */
-  run<T>(job: Job, options: RunOptions | number = {}): Promise<T> {
-    const { timeoutMs = this.opts.renderTimeoutMs, signal } = typeof options === "number" ? { timeoutMs: options } : options;
+  /**
+   * Why a job submitted now would be refused at once (the renderer cannot start, or is busy), or
+   * undefined. Callers may ask first to skip work a refusal makes moot (the fair-use count).
+   */
+  refusal(): ToolError | undefined {
     void this.start();
     if (this.failing) {
       this.retryOnDemand();
-      return Promise.reject(this.startFailedError());
+      return this.startFailedError();
     }
+    if (this.queue.length >= this.opts.queueMax || this.expectedWaitMs() > this.opts.maxWaitMs) return busyError(this.retryAfterSeconds());
+    return undefined;
+  }
+
+  run<T>(job: Job, options: RunOptions | number = {}): Promise<T> {
+    const { timeoutMs = this.opts.renderTimeoutMs, signal } = typeof options === "number" ? { timeoutMs: options } : options;
     if (signal?.aborted) return Promise.reject(new ToolError("unavailable", CANCELLED_MESSAGE));
-    if (this.queue.length >= this.opts.queueMax || this.expectedWaitMs() > this.opts.maxWaitMs) {
-      return Promise.reject(busyError(this.retryAfterSeconds()));
-    }
+    const refusal = this.refusal();
+    if (refusal) return Promise.reject(refusal);
     return new Promise<T>((resolve, reject) => {
       const pending: Pending = { job, timeoutMs, resolve: resolve as (v: unknown) => void, reject };
       const expire = () => {

@@ -42,6 +42,9 @@ export async function verifyDiagram(code: unknown, signal?: AbortSignal): Promis
   return outcome.ok ? { ok: true } : { ok: false, error: outcome.error ?? "Invalid Mermaid syntax" };
 }
 
+/** Why a render or verify asked now would be refused at once (busy, cannot start), or undefined. */
+export const rendererRefusal = () => renderPool().refusal();
+
 export interface Rendered {
   svg: string;
   diagramType: string;

@@ -5,7 +5,7 @@ import { OPEN, type HttpReply, type HttpRequest, type HttpRoute, type RequestCon
 import { rateLimited } from "../../../mcp/errors.js";
 import { parseInput } from "../../../mcp/validation.js";
 import { firestoreUnreachable, hitRateLimit } from "../../../platform/rate-limit.js";
-import { exportFilename, renderDiagram, verifyDiagram } from "../core/service.js";
+import { exportFilename, renderDiagram, rendererRefusal, verifyDiagram } from "../core/service.js";
 import { renderInput, svgInput, verifyInput } from "../schemas.js";
 
 export const API_LIMIT = 100;
@@ -38,6 +38,9 @@ function route(path: string, run: (body: unknown, signal: AbortSignal) => Promis
     access: OPEN,
     path,
     async handle(req, ctx): Promise<HttpReply> {
+      // Busy: answered at once, not counted against the caller's hour.
+      const refusal = rendererRefusal();
+      if (refusal) throw refusal;
       const headers = await limit(req, ctx);
       return { status: 200, body: await run(req.body ?? {}, ctx.signal), headers };
     },
