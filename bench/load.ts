@@ -3,16 +3,21 @@
 //    function running @google-cloud/functions-framework on the built functions/lib (FUNCTION_TARGET
 //    set, so it warms up before traffic), concurrent requests, against the emulators. Each process
 //    gets the vCPUs its function declares (functions/src/index.ts), enforced as Cloud Run does, with
-//    a cgroup CPU quota (needs root; otherwise it says the processes ran unlimited). 50 clients for
+//    a cgroup CPU quota (needs root; otherwise it says the processes ran unlimited). On Cloud Run
+//    each function runs on instances of its own: here the CPU-bound renderer is kept on the last
+//    core (taskset), so renders do not run on the core dermal and knowledge mostly answer from;
+//    nothing else is pinned. 50 clients for
 //    60 s, mixed: mermaid render, knowledge search_semantic, dermal reads. Prints answers by kind
 //    (busy = an explicit 503/429 + Retry-After or a "busy" tool error; every other failure is an
-//    error), p50/p95 per domain, and each process's RSS before, right after, and after 10 s idle.
+//    error), p50/p95 per domain as the clients see them, p95 of the time inside the tool (from the
+//    function's own "tool call" log: the rest is queueing, HTTP and MCP), and each process's RSS
+//    before, right after, and after 10 s idle.
 // 2. Through the Functions emulator (what `npm start` users get): a 50-client burst, then how long
 //    until every domain serves a normal request again (target: within 30 s).
 // Loopback only, every loop bounded. Nothing is asserted: the figures are the result.
 // Knobs: BENCH_LOAD_CLIENTS (50), BENCH_LOAD_SECONDS (60), BENCH_BURST_SECONDS (15),
 // BENCH_RECOVERY_LIMIT_SECONDS (120), BENCH_LOAD_SCENARIOS ("serve,emulator").
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
@@ -118,6 +123,8 @@ const fmt = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : "—");
 
 interface Tally {
   outcomes: Record<Domain, Outcome[]>;
+  /** Milliseconds inside the tool, from each function's log (scenario 1 only). */
+  toolMs?: Record<Domain, number[]>;
 }
 
 /** `clients` loops, each rotating through the domains, until `seconds` have passed. */
@@ -140,7 +147,7 @@ async function run(urls: Record<Domain, string>, clients: number, seconds: numbe
 
 function report(title: string, tally: Tally): void {
   console.log(`\n${title}`);
-  console.log("  domain      answers   ok     busy   errors (by kind)                       p50       p95      target p95");
+  console.log(`  domain      answers   ok     busy   errors (by kind)                       p50       p95      target p95${tally.toolMs ? "   in the tool p95" : ""}`);
   for (const d of DOMAINS) {
     const all = tally.outcomes[d];
     const ok = all.filter((o) => o.kind === "ok");
@@ -150,7 +157,8 @@ function report(title: string, tally: Tally): void {
     const errorText = errors.size ? [...errors].map(([k, n]) => `${k}: ${n}`).join(", ") : "0";
     const p95 = pct(ok.map((o) => o.ms), 95);
     console.log(
-      `  ${d.padEnd(10)} ${String(all.length).padStart(7)} ${String(ok.length).padStart(6)} ${String(busy).padStart(6)}   ${errorText.padEnd(38)} ${fmt(pct(ok.map((o) => o.ms), 50)).padStart(8)} ${fmt(p95).padStart(9)}   < ${TARGET_P95[d]} ms ${p95 < TARGET_P95[d] ? "✓" : "✗"}`,
+      `  ${d.padEnd(10)} ${String(all.length).padStart(7)} ${String(ok.length).padStart(6)} ${String(busy).padStart(6)}   ${errorText.padEnd(38)} ${fmt(pct(ok.map((o) => o.ms), 50)).padStart(8)} ${fmt(p95).padStart(9)}   < ${TARGET_P95[d]} ms ${p95 < TARGET_P95[d] ? "✓" : "✗"}` +
+        (tally.toolMs ? fmt(pct(tally.toolMs[d], 95)).padStart(12) : ""),
     );
     const samples = [...new Set(all.filter((o) => o.detail).map((o) => `${o.kind}: ${o.detail}`))].slice(0, 3);
     for (const s of samples) console.log(`      e.g. ${s}`);
@@ -220,7 +228,27 @@ function limitCpu(pid: number, name: string, cpus: number): { note: string; rele
   }
 }
 
-async function serveLikeCloudRun(domain: Domain, cpus: number): Promise<{ child: ChildProcess; url: string; cpu: { note: string; release: () => void } }> {
+/**
+ * The CPU-bound renderer alone on the last core (all its threads, present and future: they inherit
+ * the affinity); the others may run anywhere. Needs 2+ cores and taskset.
+ */
+function placeOnCores(pid: number, domain: Domain): string {
+  const cores = availableParallelism();
+  if (cores < 2 || domain !== "mermaid") return "";
+  const done = spawnSync("taskset", ["-a", "-p", "-c", String(cores - 1), String(pid)], { stdio: "ignore" });
+  return done.status === 0 ? `, core ${cores - 1}` : "";
+}
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  placement: string;
+  release: () => void;
+  /** Milliseconds of each tool call, as the function logs them. */
+  toolMs: number[];
+}
+
+async function serveLikeCloudRun(domain: Domain, cpus: number): Promise<Served> {
   const port = await freePort();
   const child = spawn(process.execPath, [FRAMEWORK, `--target=${domain}`, "--source=functions", `--port=${port}`, "--signature-type=http"], {
     cwd: ROOT,
@@ -231,13 +259,25 @@ async function serveLikeCloudRun(domain: Domain, cpus: number): Promise<{ child:
     stdio: ["ignore", "ignore", "pipe"],
   });
   const cpu = limitCpu(child.pid!, `mcp-bench-${domain}-${child.pid}`, cpus);
+  const placement = cpu.note + placeOnCores(child.pid!, domain);
+  const toolMs: number[] = [];
   let stderr = "";
-  child.stderr?.on("data", (b: Buffer) => (stderr = (stderr + b.toString()).slice(-2000)));
+  let partial = "";
+  child.stderr?.on("data", (b: Buffer) => {
+    const text = b.toString();
+    stderr = (stderr + text).slice(-2000);
+    const lines = (partial + text).split("\n");
+    partial = lines.pop()!;
+    for (const line of lines) {
+      const ms = line.includes('"message":"tool call"') ? /"ms":(\d+)/.exec(line)?.[1] : undefined;
+      if (ms) toolMs.push(Number(ms));
+    }
+  });
   const url = `http://127.0.0.1:${port}/`;
   for (let i = 0; i < 240; i++) {
     if (child.exitCode !== null) throw new Error(`${domain} exited: ${stderr}`);
     const res = await fetch(`${url}healthz`).catch(() => undefined);
-    if (res?.status === 200) return { child, url, cpu };
+    if (res?.status === 200) return { child, url, placement, release: cpu.release, toolMs };
     await sleep(500);
   }
   child.kill();
@@ -246,17 +286,18 @@ async function serveLikeCloudRun(domain: Domain, cpus: number): Promise<{ child:
 
 if (SCENARIOS.includes("serve")) {
   console.log(`\n== 1. One functions-framework process per function (as on Cloud Run), ${CLIENTS} clients × ${SECONDS} s, mixed`);
-  const served = {} as Record<Domain, Awaited<ReturnType<typeof serveLikeCloudRun>>>;
+  const served = {} as Record<Domain, Served>;
   try {
     const cpus = await declaredCpus();
     for (const d of DOMAINS) served[d] = await serveLikeCloudRun(d, cpus[d]);
-    console.log(`  CPU per process: ${DOMAINS.map((d) => `${d} ${served[d].cpu.note}`).join(", ")}`);
+    for (const d of DOMAINS) console.log(`  ${d}: ${served[d].placement}`);
     const urls = Object.fromEntries(DOMAINS.map((d) => [d, served[d].url])) as Record<Domain, string>;
     // One warm request each (first query embeds with a cold model, first render loads the pool).
     for (const d of DOMAINS) await send(urls[d], d);
     const before = Object.fromEntries(DOMAINS.map((d) => [d, rssMb(served[d].child.pid!)]));
     console.log(`  before: ${load()}`);
-    const tally = await run(urls, CLIENTS, SECONDS);
+    for (const d of DOMAINS) served[d].toolMs.length = 0;
+    const tally: Tally = { ...(await run(urls, CLIENTS, SECONDS)), toolMs: Object.fromEntries(DOMAINS.map((d) => [d, [...served[d].toolMs]])) as Record<Domain, number[]> };
     console.log(`  after:  ${load()}`);
     const after = Object.fromEntries(DOMAINS.map((d) => [d, rssMb(served[d].child.pid!)]));
     await sleep(10_000);
@@ -267,7 +308,7 @@ if (SCENARIOS.includes("serve")) {
   } finally {
     for (const d of DOMAINS) served[d]?.child.kill("SIGTERM");
     await sleep(1000);
-    for (const d of DOMAINS) served[d]?.cpu.release();
+    for (const d of DOMAINS) served[d]?.release();
   }
 }
 

@@ -8,6 +8,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
 mkdir -p "$TOOLS"
 export NO_UPDATE_NOTIFIER=1 METADATA_SERVER_DETECTION=none FIREBASE_CLI_DISABLE_UPDATE_CHECK=1
+# onnxruntime-node (the local embedding model's native matrix products) ships its CPU binaries in
+# the package; its install script would only fetch CUDA libraries from NuGet (offline: a failure).
+export ONNXRUNTIME_NODE_INSTALL=skip
 export GCLOUD_PROJECT="${GCLOUD_PROJECT:-demo-mcp-suite}"
 
 say() { printf '\033[2m[setup]\033[0m %s\n' "$*" >&2; }

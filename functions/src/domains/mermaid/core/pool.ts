@@ -54,9 +54,11 @@ export function defaultHeapMb(workers: number, memoryMb = instanceMemoryMb()): n
   const perWorker = (memoryMb - 300) / workers / 1.4;
   return Math.max(128, Math.min(256, Math.floor(perWorker / 32) * 32));
 }
-// Two workers: one runaway diagram never blocks everyone. Under the emulator one: it runs a
-// process per concurrent request, and each would otherwise warm (and hold) its own two.
-const POOL_SIZE = Math.floor(envNumber("MERMAID_WORKERS", process.env.FUNCTIONS_EMULATOR === "true" ? 1 : 2, { min: 1 }));
+// One worker per vCPU: the function declares cpu: 1 (index.ts). On one vCPU a second worker adds
+// no throughput: it halves the speed of the render it shares the CPU with and holds ~100 MB more.
+// bench/load.ts measured one against two on a 1-vCPU quota: more diagrams served, lower p95. A
+// runaway diagram is stopped by the render deadline; callers meanwhile get "busy, retry after".
+const POOL_SIZE = Math.floor(envNumber("MERMAID_WORKERS", 1, { min: 1 }));
 const WORKER_HEAP_MB = Math.floor(envNumber("MERMAID_WORKER_HEAP_MB", defaultHeapMb(POOL_SIZE), { min: 64 }));
 /**
  * Young generation per worker: 8 MB instead of V8's 32 MB keeps a worker ~36 MB smaller after 300
