@@ -25,7 +25,7 @@ import { importFiles } from "../functions/src/domains/knowledge/ingest/import.js
 import { KB_ITEMS, KB_STATS } from "../functions/src/domains/knowledge/schema.js";
 
 const SCALES = (process.env.BENCH_KB_SCALES ?? "1000,10000").split(",").map(Number);
-const IMPORT_DOCS = Number(process.env.BENCH_KB_IMPORT_DOCS ?? 150);
+const IMPORT_DOCS = Number(process.env.BENCH_KB_IMPORT_DOCS ?? 400); // ~1,000 chunks: an import long enough to measure its pace, not its start
 const HIGHLIGHTS = Number(process.env.BENCH_KB_HIGHLIGHTS ?? 600);
 const RUNS = Number(process.env.BENCH_KB_RUNS ?? 30);
 const LIMIT = 10;

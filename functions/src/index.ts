@@ -37,8 +37,8 @@ export const knowledge = onRequest(
 );
 
 export const mermaid = onRequest(
-  // Rendering is CPU-bound in a small worker pool (~530 MB RSS under load with two workers): with
-  // 16 requests per instance Cloud Run adds instances instead of queueing renders behind one CPU.
+  // Rendering is CPU-bound in one worker thread per vCPU (MERMAID_WORKERS; ~370 MB RSS under
+  // load): with 16 requests per instance Cloud Run adds instances instead of queueing renders.
   // The pool's heap caps must fit inside this 1 GiB together with the main thread.
   { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 60, concurrency: 16 },
   serveDomain("mermaid", () => import("./domains/mermaid/index.js")),
