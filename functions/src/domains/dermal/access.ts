@@ -48,6 +48,17 @@ export async function readableUser(ctx: RequestContext, uid: string): Promise<Ac
 }
 
 /**
+ * `read` (of `uid`'s records) once the caller may read them. For the caller's own uid there is no
+ * decision to wait for, so it runs beside the profile read (one Firestore round trip less per
+ * call); for anyone else's uid it starts only after access was granted.
+ */
+export async function readWhenAllowed<T>(ctx: RequestContext, uid: string, read: () => Promise<T>): Promise<[Access, T]> {
+  if (ctx.caller?.uid === uid) return Promise.all([readableUser(ctx, uid), read()]);
+  const access = await readableUser(ctx, uid);
+  return [access, await read()];
+}
+
+/**
  * The session if the caller may read it; otherwise (including no such session) one sentence.
  * Session ids are unique per user only, so the caller's own users/{caller}/sessions/{id} comes
  * first: nobody else's session with the same id can shadow it. Only a clinician looks further,

@@ -1,7 +1,7 @@
 // get_user_status {uid}: profile summary, subscription tier, skin type, recent activity.
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { readableUser } from "../access.js";
+import { readWhenAllowed } from "../access.js";
 import { uidArg, userStatusSchema } from "../schema.js";
 import { countSessions, listSessions, overallScores } from "../store.js";
 
@@ -19,12 +19,9 @@ export const getUserStatus = tool(
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async ({ uid }, ctx) => {
-    const { profile, own } = await readableUser(ctx, uid);
-    const [latest, last30, total] = await Promise.all([
-      listSessions(uid, 1),
-      countSessions(uid, new Date(Date.now() - 30 * DAY)),
-      countSessions(uid),
-    ]);
+    const [{ profile, own }, [latest, last30, total]] = await readWhenAllowed(ctx, uid, () =>
+      Promise.all([listSessions(uid, 1), countSessions(uid, new Date(Date.now() - 30 * DAY)), countSessions(uid)]),
+    );
     const last = latest.sessions[0];
     const scores = last ? await overallScores(uid, [last.sessionId]) : new Map<string, number>();
     return {

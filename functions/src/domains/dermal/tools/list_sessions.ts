@@ -1,7 +1,7 @@
 // list_sessions {uid, limit}: a user's monitoring sessions, newest first.
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { readableUser } from "../access.js";
+import { readWhenAllowed } from "../access.js";
 import { listSessionsSchema, uidArg } from "../schema.js";
 import { listSessions as readSessions, overallScores } from "../store.js";
 
@@ -20,8 +20,7 @@ export const listSessions = tool(
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async ({ uid, limit }, ctx) => {
-    await readableUser(ctx, uid);
-    const { sessions, hasMore } = await readSessions(uid, limit);
+    const [, { sessions, hasMore }] = await readWhenAllowed(ctx, uid, () => readSessions(uid, limit));
     const scores = await overallScores(
       uid,
       sessions.filter((s) => s.status === "completed").map((s) => s.sessionId),
