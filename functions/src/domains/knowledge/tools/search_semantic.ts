@@ -41,13 +41,14 @@ export const searchSemantic = tool(
     // regardless, so chunks the summary does not know of yet are still found. The query is
     // embedded while the summary is read; a model mismatch still wins over an embedding failure.
     const e = await queryEmbedder(ctx);
-    const embedding = embedQuery(input.query, ctx, e);
-    embedding.catch(() => undefined); // awaited below, after the mismatch check
+    // The search starts as soon as the query is embedded, beside the summary read; the summary
+    // decides afterwards whether its answer stands (another model's chunks: an error instead).
+    const search = embedQuery(input.query, ctx, e).then(({ vector, model }) => store.nearest(vector, model, input.limit, filters, input.min_similarity));
+    search.catch(() => undefined); // awaited below, after the mismatch check
     const counts = await store.counts();
     const models = Object.keys(counts.models);
     if (counts.chunks > 0 && models.length && !counts.models[e.model]) throw modelMismatch(models, e.model, store.uid);
-    const { vector, model } = await embedding;
-    const hits = await store.nearest(vector, model, input.limit, filters, input.min_similarity);
+    const hits = await search;
     const results = resultItems(hits).map((r, i) => ({ ...r, tags: hits[i]!.tags, similarity: hits[i]!.similarity }));
     const others = models.filter((m) => m !== e.model);
     const note =
