@@ -17,6 +17,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type EmbedTask } from "./embeddings.js";
+import type { LocalModel } from "./embeddings-local-model.js";
 import type { WorkerData, WorkerReply } from "./embeddings-local-worker.js";
 
 export const LOCAL_MODEL = "universal-sentence-encoder-lite-512+zero-pad-768";
@@ -68,7 +69,7 @@ export class LocalEmbedder implements Embedder {
   private readonly maxWorkers: number;
   private readonly native: boolean;
   /** Who does the model's matrix products, once a worker has loaded it (benchmarks print it). */
-  matrixProducts?: "native" | "xnnpack";
+  matrixProducts?: LocalModel["matrixProducts"];
 
   private constructor(opts: LocalEmbedderOptions) {
     this.maxWorkers = Math.max(1, opts.maxWorkers ?? defaultMaxWorkers());

@@ -39,10 +39,9 @@ export const searchSemantic = tool(
     const filters = toFilters(input);
     // The summary only explains an empty answer (other model, empty base); the vector query runs
     // regardless, so chunks the summary does not know of yet are still found. The query is
-    // embedded while the summary is read; a model mismatch still wins over an embedding failure.
+    // embedded and searched while the summary is read; a model mismatch still wins over an
+    // embedding failure.
     const e = await queryEmbedder(ctx);
-    // The search starts as soon as the query is embedded, beside the summary read; the summary
-    // decides afterwards whether its answer stands (another model's chunks: an error instead).
     const search = embedQuery(input.query, ctx, e).then(({ vector, model }) => store.nearest(vector, model, input.limit, filters, input.min_similarity));
     search.catch(() => undefined); // awaited below, after the mismatch check
     const counts = await store.counts();

@@ -447,10 +447,6 @@ export class RenderPool {
   }
 
   /**
-   * Runs one job on a warm worker; rejects with a ToolError on timeout, overload (busy, with a
-   * retry-after), start failure or cancellation.
-   */
-  /**
    * Why a job submitted now would be refused at once (the renderer cannot start, or is busy), or
    * undefined. Callers may ask first to skip work a refusal makes moot (the fair-use count).
    */
@@ -464,6 +460,10 @@ export class RenderPool {
     return undefined;
   }
 
+  /**
+   * Runs one job on a warm worker; rejects with a ToolError on timeout, overload (busy, with a
+   * retry-after), start failure or cancellation.
+   */
   run<T>(job: Job, options: RunOptions | number = {}): Promise<T> {
     const { timeoutMs = this.opts.renderTimeoutMs, signal } = typeof options === "number" ? { timeoutMs: options } : options;
     if (signal?.aborted) return Promise.reject(new ToolError("unavailable", CANCELLED_MESSAGE));
