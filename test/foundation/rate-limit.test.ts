@@ -1,7 +1,7 @@
 // The shared Firestore rate limiter (platform/rate-limit.ts) against the Firestore emulator.
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { clientKey, hitRateLimit, rateLimitDocId, RATE_LIMIT_COLLECTION, TICKETS } from "../../functions/src/platform/rate-limit.js";
+import { clientKey, hitRateLimit, rateLimitDocId, RATE_LIMIT_COLLECTION, rememberedRefusal, TICKETS } from "../../functions/src/platform/rate-limit.js";
 import { adminDb } from "../support/emulators.js";
 
 const HOUR = 3600;
@@ -65,6 +65,27 @@ describe("rate limit", () => {
     expect((await hitRateLimit("2001:db8:5:6::2", o, at(0.1))).allowed).toBe(true);
     expect((await hitRateLimit("2001:db8:5:6::3", o, at(0.1))).allowed).toBe(false);
     expect((await hitRateLimit("2001:db8:5:7::1", o, at(0.1))).allowed).toBe(true);
+  });
+
+  test("a refusal is remembered until its wait is over, and only that long", async () => {
+    const o = opts(3);
+    const client = "198.51.100.11";
+    for (let i = 0; i < 3; i++) expect((await hitRateLimit(client, o, at(0.1))).allowed).toBe(true);
+    const refused = await hitRateLimit(client, o, at(0.1));
+    expect(refused.allowed).toBe(false);
+    // The window's documents go: a refusal answered from Firestore would now be an allowance.
+    const window = adminDb().collection(RATE_LIMIT_COLLECTION).doc(rateLimitDocId(o.bucket, client, windowStart));
+    await adminDb().recursiveDelete(window);
+    const later = at(0.1) + 60_000;
+    expect(rememberedRefusal(client, o, later)).toMatchObject({ allowed: false, retryAfterSeconds: refused.retryAfterSeconds - 60 });
+    expect(await hitRateLimit(client, o, later)).toMatchObject({ allowed: false, retryAfterSeconds: refused.retryAfterSeconds - 60 });
+    // Another client, another bucket or another limit is not affected.
+    expect(rememberedRefusal("198.51.100.12", o, later)).toBeUndefined();
+    expect(rememberedRefusal(client, { ...o, limit: 4 }, later)).toBeUndefined();
+    // Once the wait is over, Firestore decides again (here: an empty window, so allowed).
+    const over = at(0.1) + refused.retryAfterSeconds * 1000;
+    expect(rememberedRefusal(client, o, over)).toBeUndefined();
+    expect((await hitRateLimit(client, o, over)).allowed).toBe(true);
   });
 
   test("documents carry no raw address", async () => {

@@ -138,6 +138,47 @@ test("a cancelled render frees its worker: the stuck thread is replaced and the 
   await until(() => log.some((e) => e.message === "mermaid render worker stopped" && e.fields.threadId === stuck), "the cancelled worker's exit");
 }, 30_000);
 
+test("a cancelled render that finishes within the grace keeps its worker: no restart", async () => {
+  const log: Entry[] = [];
+  const p = pool({ size: 1, renderTimeoutMs: 600_000, cancelGraceMs: 20_000 }, log);
+  await p.start();
+  const [worker] = p.threadIds;
+  const controller = new AbortController();
+  const running = p.run({ op: "verify", code: "busy:300" }, { signal: controller.signal });
+  expect(p.queued).toBe(0); // dispatched: the worker is computing it
+  controller.abort();
+  // The caller is answered at once, not when the render ends.
+  await expect(running).rejects.toMatchObject({ kind: "unavailable", message: CANCELLED_MESSAGE });
+  const next = await p.run<{ threadId: number }>({ op: "verify", code: "x" });
+  expect(next.threadId).toBe(worker);
+  expect(p.threadIds).toEqual([worker]);
+  expect(log.filter((e) => e.message === "mermaid render worker stopped")).toEqual([]);
+}, 30_000);
+
+test("cancelled renders never leave extra workers behind once their deadlines pass", async () => {
+  const log: Entry[] = [];
+  const renderTimeoutMs = 400;
+  const p = pool({ size: 1, renderTimeoutMs, cancelGraceMs: 0 }, log);
+  await p.start();
+  for (let i = 0; i < 3; i++) {
+    const [current] = p.threadIds;
+    const controller = new AbortController();
+    const hung = p.run({ op: "verify", code: "hang" }, { signal: controller.signal });
+    expect(p.queued).toBe(0); // running on the warm worker
+    controller.abort();
+    await expect(hung).rejects.toMatchObject({ message: CANCELLED_MESSAGE });
+    await until(() => !p.threadIds.includes(current!) && p.readyCount === 1, "the stuck worker replaced and the replacement warm");
+  }
+  // Timers fire in order of expiry: once this one has, every cancelled job's deadline has passed.
+  await new Promise((r) => setTimeout(r, renderTimeoutMs + 50));
+  expect(p.threadIds).toHaveLength(1);
+  await until(() => p.readyCount === 1, "the last replacement warm");
+  // The first worker and one replacement per cancel: 4 started in all, never more.
+  expect(log.filter((e) => e.message === "mermaid render worker ready")).toHaveLength(4);
+  const reply = await p.run<{ threadId: number }>({ op: "verify", code: "x" });
+  expect(p.threadIds).toEqual([reply.threadId]);
+}, 30_000);
+
 test("a cancelled job that is still queued leaves the queue and never runs", async () => {
   const p = pool({ size: 1, renderTimeoutMs: 600_000 }, []);
   await p.start();

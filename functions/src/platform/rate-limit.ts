@@ -14,6 +14,11 @@
 // Keys (client addresses) are hashed: document ids never carry raw addresses. IPv6 clients are
 // counted per /64, the block one subscriber usually gets, so rotating addresses does not help.
 // A TTL policy on `expiresAt` (firestore.indexes.json) deletes old windows and slots.
+//
+// Each instance remembers its refusals until the moment they end: a client over its limit is
+// refused again at once, without Firestore (rememberedRefusal lets a caller skip work up front).
+// Exact, not an estimate: until then no request can fit whatever else arrives, since more requests
+// only push that moment later.
 import { createHash } from "node:crypto";
 import { isIPv6 } from "node:net";
 import { FieldValue, Timestamp } from "firebase-admin/firestore";
@@ -56,8 +61,40 @@ export function rateLimitDocId(bucket: string, key: string, windowStart: number)
   return `${bucket.replace(/[^A-Za-z0-9_-]/g, "_")}-${windowStart}-${digest}`;
 }
 
+/** Refusals this instance has seen, by bucket, limit and client: until when they hold (epoch ms). */
+const refusedUntil = new Map<string, number>();
+const REMEMBERED_MAX = 10_000;
+const memoKey = (key: string, opts: RateLimitOptions) => `${opts.bucket}\u0000${opts.limit}/${opts.windowSeconds}\u0000${clientKey(key)}`;
+
+/** The refusal `key` is known to get now (no Firestore read), or undefined: ask hitRateLimit. */
+export function rememberedRefusal(key: string, opts: RateLimitOptions, now = Date.now()): RateLimitDecision | undefined {
+  const id = memoKey(key, opts);
+  const until = refusedUntil.get(id);
+  if (until === undefined) return undefined;
+  if (until <= now) {
+    refusedUntil.delete(id);
+    return undefined;
+  }
+  return { allowed: false, limit: opts.limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)) };
+}
+
+function remember(id: string, until: number, now: number): void {
+  if (refusedUntil.size >= REMEMBERED_MAX) {
+    for (const [k, t] of refusedUntil) if (t <= now) refusedUntil.delete(k);
+    // Still full: the oldest entries go (forgetting only costs a Firestore read).
+    for (const k of refusedUntil.keys()) {
+      if (refusedUntil.size < REMEMBERED_MAX) break;
+      refusedUntil.delete(k);
+    }
+  }
+  refusedUntil.delete(id); // re-inserted last: the map's order is the age of its entries
+  refusedUntil.set(id, until);
+}
+
 /** Counts one request for `key` and says whether it is within the limit. */
 export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Date.now()): Promise<RateLimitDecision> {
+  const known = rememberedRefusal(key, opts, now);
+  if (known) return known;
   const windowMs = opts.windowSeconds * 1000;
   const windowStart = Math.floor(now / windowMs) * windowMs;
   const elapsed = (now - windowStart) / windowMs;
@@ -71,12 +108,11 @@ export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Da
   const previousCount = Number(prev?.get("count") ?? 0);
   // Slots usable now: the previous window's overlapping share takes the rest.
   const capacity = Math.max(0, Math.min(opts.limit, Math.floor(opts.limit - previousCount * (1 - elapsed) + 1e-9)));
-  const refuse = (served: number): RateLimitDecision => ({
-    allowed: false,
-    limit: opts.limit,
-    remaining: 0,
-    retryAfterSeconds: secondsUntilAllowed({ current: served, previous: previousCount }, now - windowStart, windowMs, opts.limit),
-  });
+  const refuse = (served: number): RateLimitDecision => {
+    const waitMs = msUntilAllowed({ current: served, previous: previousCount }, now - windowStart, windowMs, opts.limit);
+    remember(memoKey(key, opts), now + waitMs, now);
+    return { allowed: false, limit: opts.limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+  };
   /** `used`: the slots known taken, this request's included. */
   const allow = (used: number): RateLimitDecision => ({ allowed: true, limit: opts.limit, remaining: Math.max(0, capacity - used), retryAfterSeconds: 0 });
 
@@ -124,14 +160,9 @@ export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Da
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
 const GRPC_ALREADY_EXISTS = 6;
 
-/** Requests in the last full window's length: all of this window, the overlapping part of the last. */
-function estimate(counts: { current: number; previous: number }, elapsed: number): number {
-  return counts.previous * (1 - elapsed) + counts.current;
-}
-
 // When will one more request fit, if no other arrives? Within this window the previous window's
 // share shrinks; after it, this window's count becomes the shrinking "previous" one.
-function secondsUntilAllowed(counts: { current: number; previous: number }, elapsedMs: number, windowMs: number, limit: number): number {
+function msUntilAllowed(counts: { current: number; previous: number }, elapsedMs: number, windowMs: number, limit: number): number {
   const room = limit - 1; // the estimate must drop to this for one more request to fit
   let waitMs: number;
   if (counts.current <= room && counts.previous > 0) {
@@ -141,7 +172,7 @@ function secondsUntilAllowed(counts: { current: number; previous: number }, elap
     // Next window: current·(1 − t/W) ≤ room  ⇔  t ≥ W·(1 − room/current)
     waitMs = windowMs - elapsedMs + windowMs * Math.max(0, 1 - room / counts.current);
   }
-  return Math.max(1, Math.ceil(waitMs / 1000));
+  return Math.max(0, waitMs);
 }
 
 /** Whether a failure means Firestore could not be reached (as opposed to a bug or a refusal). */

@@ -5,32 +5,34 @@
 // error with the wait. If Firestore cannot be reached the call is allowed (logged): the limiter
 // protects capacity and must not take the renderer down with it. A call the renderer refuses at
 // once (busy) is answered before anything is counted: it costs the caller nothing and costs no
-// Firestore round trip when the instance can least afford one.
+// Firestore round trip when the instance can least afford one. A client this instance already
+// refused is refused again before anything is drawn or read, until its wait is over.
 import type { RequestContext } from "../../mcp/define.js";
 import { envNumber } from "../../mcp/env.js";
 import { rateLimited } from "../../mcp/errors.js";
-import { firestoreUnreachable, hitRateLimit } from "../../platform/rate-limit.js";
+import { firestoreUnreachable, hitRateLimit, rememberedRefusal, type RateLimitDecision } from "../../platform/rate-limit.js";
 import { rendererRefusal } from "./core/service.js";
 
 export const MCP_LIMIT = Math.floor(envNumber("MERMAID_MCP_LIMIT", 1_000, { min: 1 }));
-const WINDOW_SECONDS = 3600;
+const LIMIT = { bucket: "mermaid-mcp", limit: MCP_LIMIT, windowSeconds: 3600 };
+
+const overLimit = (decision: RateLimitDecision) =>
+  rateLimited(
+    `Fair-use limit reached: at most ${MCP_LIMIT.toLocaleString("en-US")} diagram calls per hour per client on this open server. Try again in ${decision.retryAfterSeconds} seconds`,
+    decision.retryAfterSeconds,
+  );
 
 async function check(ctx: RequestContext): Promise<void> {
   if (!ctx.clientIp) return;
   let decision;
   try {
-    decision = await hitRateLimit(ctx.clientIp, { bucket: "mermaid-mcp", limit: MCP_LIMIT, windowSeconds: WINDOW_SECONDS });
+    decision = await hitRateLimit(ctx.clientIp, LIMIT);
   } catch (err) {
     if (!firestoreUnreachable(err)) throw err;
     ctx.log.warn("rate limiter unavailable; MCP call allowed", { err });
     return;
   }
-  if (!decision.allowed) {
-    throw rateLimited(
-      `Fair-use limit reached: at most ${MCP_LIMIT.toLocaleString("en-US")} diagram calls per hour per client on this open server. Try again in ${decision.retryAfterSeconds} seconds`,
-      decision.retryAfterSeconds,
-    );
-  }
+  if (!decision.allowed) throw overLimit(decision);
 }
 
 /**
@@ -38,6 +40,8 @@ async function check(ctx: RequestContext): Promise<void> {
  * check; answers with the work's result only once the check has passed.
  */
 export async function withFairUse<T>(ctx: RequestContext, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const known = ctx.clientIp ? rememberedRefusal(ctx.clientIp, LIMIT) : undefined;
+  if (known) throw overLimit(known);
   const refusal = rendererRefusal();
   if (refusal) throw refusal;
   const refused = new AbortController();
