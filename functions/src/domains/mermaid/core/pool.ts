@@ -7,9 +7,12 @@
 // triggers the next attempt, so a busy machine is never kept busy by retries, and an idle pool
 // uses no CPU at all (no timers). While no worker can serve, callers are told so at once.
 // Load shedding: when QUEUE_MAX jobs wait, or the expected wait passes MAX_WAIT_MS, a caller is
-// refused at once with "busy, retry after N s" rather than left waiting. A caller's AbortSignal cancels its job: a queued job leaves the
-// queue, a running one has its worker terminated (the only way to stop synchronous layout) and
-// replaced, so a cancelled render never holds a worker.
+// refused at once with "busy, retry after N s" rather than left waiting. A caller's AbortSignal
+// cancels its job: the caller is answered at once; a queued job leaves the queue; a running one
+// gets a short grace (CANCEL_GRACE_MS) to finish, after which its worker is terminated (the only
+// way to stop a synchronous layout) and replaced. Most renders end well within the grace, and a
+// worker restart costs ~10× a render: killing at once would let a client that cancels in a loop
+// keep the instance busy restarting workers. A cancelled render never holds a worker for long.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
@@ -68,6 +71,8 @@ const WORKER_YOUNG_MB = Math.floor(envNumber("MERMAID_WORKER_YOUNG_MB", 8, { min
 // A warm-up is a fixed diagram, not a runaway one: on a machine busy with dozens of processes it is
 // slow, not stuck, and killing it only to start again from scratch is how retry storms begin.
 const WARMUP_TIMEOUT_MS = 180_000;
+/** How long a cancelled job that is already running may still finish before its worker is replaced. */
+const CANCEL_GRACE_MS = envNumber("MERMAID_CANCEL_GRACE_MS", 1_000, { min: 0 });
 /** Recycle a worker after this many jobs, so jsdom/mermaid state never grows without bound. */
 const JOBS_PER_WORKER = 2_000;
 
@@ -94,6 +99,8 @@ interface Pending {
   queueTimer?: NodeJS.Timeout;
   /** Removes the caller's abort listener once the job has settled. */
   release?(): void;
+  /** Answered already (cancelled while running): the worker's reply, if any, is dropped. */
+  settled?: boolean;
 }
 
 interface Slot {
@@ -120,6 +127,8 @@ export interface PoolOptions {
   /** Young generation per worker (MB). */
   youngMb?: number;
   warmupTimeoutMs?: number;
+  /** Time a cancelled running job still gets to finish before its worker is replaced. */
+  cancelGraceMs?: number;
   /**
    * Consecutive failed starts, with no worker ready, after which run() fails fast and retries stop
    * until a caller or health() asks again (at most once per maxBackoffMs).
@@ -200,6 +209,7 @@ export class RenderPool {
       heapMb: o.heapMb ?? WORKER_HEAP_MB,
       youngMb: o.youngMb ?? WORKER_YOUNG_MB,
       warmupTimeoutMs: o.warmupTimeoutMs ?? WARMUP_TIMEOUT_MS,
+      cancelGraceMs: o.cancelGraceMs ?? CANCEL_GRACE_MS,
       maxStartFailures: o.maxStartFailures ?? 3,
       backoffMs: o.backoffMs ?? 1_000,
       maxBackoffMs: o.maxBackoffMs ?? 30_000,
@@ -343,6 +353,8 @@ export class RenderPool {
 
   /** Ends a pending job exactly once: its timers and abort listener go with it. */
   private settle(pending: Pending, finish: () => void): void {
+    if (pending.settled) return;
+    pending.settled = true;
     if (pending.queueTimer) clearTimeout(pending.queueTimer);
     pending.release?.();
     finish();
@@ -350,7 +362,7 @@ export class RenderPool {
 
   private onReply(slot: Slot, reply: WorkerReply): void {
     const busy = slot.busy;
-    if (!busy || busy.id !== reply.id) return;
+    if (!busy || busy.id !== reply.id || !this.slots.includes(slot)) return;
     clearTimeout(busy.timer);
     slot.busy = undefined;
     if (slot.ready) this.jobMs = this.jobMs * 0.8 + (performance.now() - busy.startedAt) * 0.2;
@@ -361,6 +373,7 @@ export class RenderPool {
   }
 
   private onTimeout(slot: Slot): void {
+    if (!this.slots.includes(slot)) return; // retired meanwhile: its replacement is already there
     const busy = slot.busy;
     slot.busy = undefined;
     if (!slot.ready) {
@@ -368,7 +381,9 @@ export class RenderPool {
       return;
     }
     const seconds = Math.round((busy?.pending.timeoutMs ?? this.opts.renderTimeoutMs) / 1000);
-    if (busy) {
+    if (busy?.pending.settled) {
+      this.opts.log.info("mermaid render cancelled and still running after the grace; its worker is replaced", { threadId: slot.worker.threadId });
+    } else if (busy) {
       this.settle(busy.pending, () =>
         busy.pending.reject(
           timedOut(
@@ -420,7 +435,8 @@ export class RenderPool {
   /** A worker that served and must go (deadline passed, crashed, cancelled, recycled): a fresh one at once. */
   private replace(slot: Slot): void {
     this.retire(slot);
-    this.spawn();
+    // One for one, never more: starting and waiting workers count.
+    if (this.slots.length + this.respawnTimers.size < this.size) this.spawn();
   }
 
   private drain(): void {
@@ -492,7 +508,10 @@ export class RenderPool {
     });
   }
 
-  /** The caller gave up: out of the queue, or its worker terminated and replaced. */
+  /**
+   * The caller gave up: answered now. A queued job leaves the queue; a running one may finish
+   * within the grace (its result is dropped), else its worker is terminated and replaced.
+   */
   private cancel(pending: Pending): void {
     const cancelled = () => pending.reject(new ToolError("unavailable", CANCELLED_MESSAGE));
     if (this.queue.includes(pending)) {
@@ -501,11 +520,11 @@ export class RenderPool {
       return;
     }
     const slot = this.slots.find((s) => s.busy?.pending === pending);
-    if (!slot) return;
-    this.opts.log.info("mermaid render cancelled; its worker is replaced", { threadId: slot.worker.threadId });
-    slot.busy = undefined;
     this.settle(pending, cancelled);
-    this.replace(slot);
+    if (!slot?.busy) return;
+    const left = slot.busy.startedAt + pending.timeoutMs - performance.now();
+    clearTimeout(slot.busy.timer);
+    slot.busy.timer = setTimeout(() => this.onTimeout(slot), Math.max(0, Math.min(left, this.opts.cancelGraceMs)));
   }
 
   /** Stops every worker (tests, benchmarks). */
