@@ -1,5 +1,6 @@
-// Runs inside `firebase emulators:exec` for `npm start`: loads the demo data, prints each domain's
-// MCP URL with ready-to-paste client configs, then keeps the emulators up until Ctrl-C.
+// Runs inside `firebase emulators:exec` for `npm start`: serves the functions through the front
+// (Cloud Run's stand-in, scripts/emulator/front.ts), loads the demo data, prints each domain's MCP
+// URL with ready-to-paste client configs, then keeps the emulators up until Ctrl-C.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { initializeApp } from "firebase-admin/app";
@@ -9,9 +10,12 @@ import type { DemoContext } from "./demo/context.js";
 import { demoIdToken, ensureDemoUsers } from "./demo/auth.js";
 import { DEMO_USERS } from "./demo/users.js";
 import { DOMAINS } from "./domains.js";
+import { declaredFunctions } from "./emulator/endpoints.js";
+import { startFront } from "./emulator/front.js";
 
 const project = process.env.GCLOUD_PROJECT ?? "demo-mcp-suite";
-const functionsHost = process.env.FUNCTIONS_EMULATOR_HOST ?? "127.0.0.1:5001";
+const emulatorHost = process.env.FUNCTIONS_EMULATOR_HOST ?? "127.0.0.1:5002";
+const [frontHost = "127.0.0.1", frontPort = "5001"] = (process.env.MCP_FRONT_HOST ?? "127.0.0.1:5001").split(":");
 const bold = (s: string) => `\x1b[1m${s}\x1b[0m`;
 const dim = (s: string) => `\x1b[2m${s}\x1b[0m`;
 
@@ -23,6 +27,14 @@ const ctx: DemoContext = {
   users: DEMO_USERS,
   log: (message) => console.log(dim(`  ${message}`)),
 };
+
+const declared = await declaredFunctions();
+const front = await startFront({
+  upstream: emulatorHost,
+  host: frontHost,
+  port: Number(frontPort),
+  timeoutSeconds: Object.fromEntries(Object.entries(declared).map(([name, d]) => [name, d.timeoutSeconds ?? 60])),
+});
 
 console.log(bold("\nLoading demo data"));
 await ensureDemoUsers(ctx.auth);
@@ -43,7 +55,7 @@ interface Served {
 }
 const served: Served[] = [];
 for (const name of DOMAINS) {
-  const url = `http://${functionsHost}/${project}/us-central1/${name}`;
+  const url = `${front.url}/${project}/us-central1/${name}`;
   const res = await fetch(`${url}/healthz`).catch(() => undefined);
   if (!res?.ok) continue;
   const health = (await res.json()) as { access?: string; mcp?: boolean };
@@ -56,7 +68,7 @@ const auth = (s: Served) => (s.signedIn ? { Authorization: `Bearer ${token}` } :
 console.log(bold("\nMCP servers"));
 for (const s of served) console.log(`  ${s.name.padEnd(10)} ${s.url}${s.signedIn ? dim("   (sign in with OAuth, or send a Bearer ID token)") : ""}`);
 
-const oauth = `http://${functionsHost}/${project}/us-central1/oauth`;
+const oauth = `${front.url}/${project}/us-central1/oauth`;
 console.log(bold("\nClaude: paste one URL, sign in in your browser (OAuth)"));
 console.log(`  ${dim("Claude Code signs in through its browser flow: run the command, then /mcp → Authenticate.")}`);
 for (const s of served.filter((x) => x.signedIn)) console.log(`  claude mcp add --transport http ${s.name} ${s.url}`);
@@ -105,3 +117,4 @@ await new Promise<void>((resolve) => {
   process.once("SIGTERM", resolve);
 });
 clearInterval(keepAlive);
+await front.close();

@@ -1,6 +1,7 @@
-// What `npm start` does once the emulators are up (scripts/dev-session.ts): loads the demo data and
-// prints each domain's URL, a token and client configs that work as printed.
-import { spawn } from "node:child_process";
+// What `npm start` does once the emulators are up (scripts/dev-session.ts): serves the functions
+// through the front (scripts/emulator/front.ts), loads the demo data and prints each domain's URL,
+// a token and client configs that work as printed: the clients below go through the front.
+import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
@@ -11,11 +12,14 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 let output = "";
 let exitCode: number | null = null;
 const clients: Client[] = [];
+let child: ChildProcess;
+const FRONT = process.env.MCP_FRONT_HOST ?? "127.0.0.1:5001";
+const printedUrl = (domain: string) => functionUrl(domain).replace(/^http:\/\/[^/]+/, `http://${FRONT}`);
 
 beforeAll(async () => {
-  const child = spawn("tsx", ["scripts/dev-session.ts"], { cwd: ROOT, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  child = spawn("tsx", ["scripts/dev-session.ts"], { cwd: ROOT, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
   await new Promise<void>((resolve, reject) => {
     const check = setInterval(() => {
       if (output.includes("Ready.")) {
@@ -29,19 +33,25 @@ beforeAll(async () => {
     });
   });
   child.removeAllListeners("exit");
+}, 180_000);
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  if (exitCode === null) await stop();
+});
+
+async function stop(): Promise<void> {
   const exited = new Promise<void>((resolve) => child.on("exit", (code) => ((exitCode = code), resolve())));
   child.kill("SIGINT"); // what Ctrl-C does
   await exited;
-}, 180_000);
-afterAll(async () => Promise.all(clients.map((c) => c.close())));
+}
 
 const ansi = /\x1b\[[0-9;]*m/g;
 
-test("it prints every served domain's URL and stops cleanly on Ctrl-C", () => {
+test("it prints every served domain's URL, at the front", () => {
   const text = output.replace(ansi, "");
-  for (const domain of ["dermal", "knowledge", "mermaid"]) expect(text).toContain(functionUrl(domain));
-  expect(text).toContain("claude mcp add --transport http mermaid");
-  expect(exitCode).toBe(0);
+  for (const domain of ["dermal", "knowledge", "mermaid"]) expect(text).toContain(printedUrl(domain));
+  expect(text).not.toContain(functionUrl("dermal"));
+  expect(text).toContain(`claude mcp add --transport http mermaid ${printedUrl("mermaid")}`);
 });
 
 test("the printed Cursor config and token connect as alice, who has demo data in every domain", async () => {
@@ -51,19 +61,20 @@ test("the printed Cursor config and token connect as alice, who has demo data in
   const dermal = config.mcpServers.dermal!;
   const token = dermal.headers!.Authorization.replace(/^Bearer /, "");
 
-  const d = await connect("dermal", { token });
+  expect(dermal.url).toBe(printedUrl("dermal"));
+  const d = await connect("dermal", { token, url: dermal.url });
   clients.push(d);
   const sessions = await callTool(d, "list_sessions", { uid: "demo-alice", limit: 20 });
   expect((sessions.structuredContent as { count: number }).count).toBe(20);
 
-  const k = await connect("knowledge", { token });
+  const k = await connect("knowledge", { token, url: config.mcpServers.knowledge!.url });
   clients.push(k);
   const stats = await callTool(k, "get_stats");
   expect(JSON.stringify(stats.structuredContent)).toMatch(/"total_chunks":\s*\d{3,}/);
-  expect(config.mcpServers.mermaid).toEqual({ url: functionUrl("mermaid") });
+  expect(config.mcpServers.mermaid).toEqual({ url: printedUrl("mermaid") });
 
   // Screenshots to work with before any desktop agent is paired: OCR reads the demo checkout form.
-  const f = await connect("fotos", { token });
+  const f = await connect("fotos", { token, url: config.mcpServers.fotos!.url });
   clients.push(f);
   const list = (await callTool(f, "list_screenshots", {})).structuredContent as { count: number; screenshots: { id: string; windowTitle?: string }[] };
   expect(list.count).toBe(2);
@@ -71,3 +82,9 @@ test("the printed Cursor config and token connect as alice, who has demo data in
   const ocr = await callTool(f, "ocr_screenshot", { screenshot_id: checkout.id });
   expect((ocr.structuredContent as { text: string }).text).toContain("alice.example@example.com");
 }, 120_000);
+
+test("Ctrl-C stops it cleanly, the front with it", async () => {
+  await stop();
+  expect(exitCode).toBe(0);
+  await expect(fetch(`${printedUrl("mermaid")}/healthz`)).rejects.toThrow();
+});

@@ -6,7 +6,7 @@ import { getFirestore, type Firestore } from "firebase-admin/firestore";
 import { randomUUID } from "node:crypto";
 
 export const PROJECT = process.env.GCLOUD_PROJECT ?? "demo-mcp-suite";
-const FUNCTIONS = process.env.FUNCTIONS_EMULATOR_HOST ?? "127.0.0.1:5001";
+const FUNCTIONS = process.env.FUNCTIONS_EMULATOR_HOST ?? "127.0.0.1:5002";
 const AUTH_HOST = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? "127.0.0.1:9099";
 
 /** URL of a domain's function (MCP at its root), e.g. functionUrl("mermaid", "/api/verify"). */

@@ -9,6 +9,8 @@ export interface ConnectOptions {
   token?: string;
   era?: Era;
   headers?: Record<string, string>;
+  /** Another URL for the domain than the emulator's (e.g. the one `npm start` printed). */
+  url?: string;
 }
 
 export async function connect(domain: string, opts: ConnectOptions = {}): Promise<Client> {
@@ -19,7 +21,7 @@ export async function connect(domain: string, opts: ConnectOptions = {}): Promis
   );
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  const transport = new StreamableHTTPClientTransport(new URL(functionUrl(domain)), { requestInit: { headers } });
+  const transport = new StreamableHTTPClientTransport(new URL(opts.url ?? functionUrl(domain)), { requestInit: { headers } });
   await client.connect(transport);
   return client;
 }

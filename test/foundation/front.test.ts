@@ -1,0 +1,142 @@
+// The front `npm start` serves the functions through (scripts/emulator/front.ts), against a stand-in
+// for the Functions emulator that holds each request until the test lets it go: what is tested is
+// the front's bound, wait, busy answer and timeout, and that it passes everything else through.
+// (start.test.ts connects real MCP clients through it to the real emulator.)
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, expect, test } from "vitest";
+import { startFront, type Front } from "../../scripts/emulator/front.js";
+
+interface Held {
+  req: IncomingMessage;
+  res: ServerResponse;
+  body: string;
+}
+
+/** The emulator's stand-in: records each request and holds it until answered by the test. */
+async function holdingUpstream(): Promise<{ host: string; held: Held[]; server: Server; arrived(n: number): Promise<void> }> {
+  const held: Held[] = [];
+  const waiters: Array<() => void> = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      held.push({ req, res, body });
+      waiters.splice(0).forEach((w) => w());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const arrived = async (n: number) => {
+    while (held.length < n) await new Promise<void>((r) => waiters.push(r));
+  };
+  return { host: `127.0.0.1:${(server.address() as AddressInfo).port}`, held, server, arrived };
+}
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+async function setup(bound: { maxInFlight: number; maxWaitMs: number }, timeoutSeconds = 60) {
+  const upstream = await holdingUpstream();
+  cleanup.push(() => new Promise<void>((r) => (upstream.server.closeAllConnections(), upstream.server.close(() => r()))));
+  const front: Front = await startFront({ upstream: upstream.host, port: 0, bounds: { dermal: { ...bound, retryAfterSeconds: 3 } }, timeoutSeconds: { dermal: timeoutSeconds } });
+  cleanup.push(() => front.close());
+  const url = `${front.url}/demo-mcp-suite/us-central1/dermal`;
+  return { upstream, front, url };
+}
+
+const post = (url: string, body: string, signal?: AbortSignal) => fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-test": "kept" }, body, signal });
+
+test("requests pass through unchanged: method, path, query, headers, Host, body, status and answer", async () => {
+  const { upstream, front, url } = await setup({ maxInFlight: 2, maxWaitMs: 1_000 });
+  const answer = post(`${url}/some/route?x=1`, '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+  await upstream.arrived(1);
+  const { req, res, body } = upstream.held[0]!;
+  expect(req.method).toBe("POST");
+  expect(req.url).toBe("/demo-mcp-suite/us-central1/dermal/some/route?x=1");
+  expect(req.headers["x-test"]).toBe("kept");
+  // The functions build their own URLs (OAuth metadata, the figma plugin's) from the Host header.
+  expect(req.headers.host).toBe(new URL(front.url).host);
+  expect(body).toBe('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+  res.writeHead(201, { "content-type": "application/json", "x-request-id": "abc" });
+  res.end('{"ok":true}');
+  const got = await answer;
+  expect(got.status).toBe(201);
+  expect(got.headers.get("x-request-id")).toBe("abc");
+  expect(await got.text()).toBe('{"ok":true}');
+});
+
+test("past the bound a request waits for a slot; past its wait it is answered busy with Retry-After, and the emulator never sees more than the bound", async () => {
+  const { upstream, front, url } = await setup({ maxInFlight: 2, maxWaitMs: 300 });
+  const first = [post(url, "1"), post(url, "2")];
+  await upstream.arrived(2);
+  const refused = await Promise.all([post(url, "3"), post(url, "4"), post(url, "5")]);
+  for (const r of refused) {
+    expect(r.status).toBe(503);
+    expect(r.headers.get("retry-after")).toBe("3");
+    expect(await r.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: "Server busy: the dermal server is handling as many requests as it can right now. Retry after 3 s." },
+    });
+  }
+  expect(upstream.held).toHaveLength(2);
+  expect(front.inFlight("dermal")).toBe(2);
+  for (const h of upstream.held) h.res.end("done");
+  for (const r of await Promise.all(first)) expect(r.status).toBe(200);
+  expect(front.inFlight("dermal")).toBe(0);
+});
+
+test("a waiting request gets the slot as soon as one frees, in arrival order", async () => {
+  const { upstream, url } = await setup({ maxInFlight: 1, maxWaitMs: 60_000 });
+  const a = post(url, "a");
+  await upstream.arrived(1);
+  const b = post(url, "b");
+  const c = post(url, "c");
+  // Both wait: nothing more reaches the emulator while the slot is held.
+  await new Promise((r) => setTimeout(r, 100));
+  expect(upstream.held.map((h) => h.body)).toEqual(["a"]);
+  upstream.held[0]!.res.end("A");
+  await upstream.arrived(2);
+  expect(upstream.held.map((h) => h.body)).toEqual(["a", "b"]);
+  upstream.held[1]!.res.end("B");
+  await upstream.arrived(3);
+  upstream.held[2]!.res.end("C");
+  expect(await Promise.all([a, b, c].map(async (r) => (await r).text()))).toEqual(["A", "B", "C"]);
+});
+
+test("a function that does not answer within its timeout gets a 504 sentence, and its slot is free again", async () => {
+  const { upstream, front, url } = await setup({ maxInFlight: 1, maxWaitMs: 60_000 }, 1);
+  const res = await post(url, "never");
+  expect(res.status).toBe(504);
+  expect((await res.json()) as unknown).toMatchObject({ error: { message: expect.stringMatching(/^The dermal function did not answer within 1 s \(on the emulator: it may not have been able to start\)\. Retry; the emulator's log says more\.$/) } });
+  expect(front.inFlight("dermal")).toBe(0);
+  const next = post(url, "next");
+  await upstream.arrived(2);
+  upstream.held[1]!.res.end("ok");
+  expect(await (await next).text()).toBe("ok");
+});
+
+test("a client that leaves does not free the slot before the emulator's worker is done (it keeps running there)", async () => {
+  const { upstream, front, url } = await setup({ maxInFlight: 1, maxWaitMs: 60_000 });
+  const leaving = new AbortController();
+  const gone = post(url, "x", leaving.signal).catch(() => undefined);
+  await upstream.arrived(1);
+  leaving.abort();
+  await gone;
+  await new Promise((r) => setTimeout(r, 100));
+  expect(front.inFlight("dermal")).toBe(1);
+  upstream.held[0]!.res.end("late");
+  await new Promise<void>((r) => upstream.held[0]!.res.on("finish", () => r()));
+  for (const end = Date.now() + 20_000; front.inFlight("dermal") && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+  expect(front.inFlight("dermal")).toBe(0);
+});
+
+test("the emulator gone: 502 with what to do, no stack", async () => {
+  const { upstream, url } = await setup({ maxInFlight: 1, maxWaitMs: 1_000 });
+  await new Promise<void>((r) => upstream.server.close(() => r()));
+  const res = await post(url, "x");
+  expect(res.status).toBe(502);
+  expect(((await res.json()) as { error: { message: string } }).error.message).toBe("Could not reach the Functions emulator for dermal; is it still running? Retry in a few seconds.");
+});
