@@ -110,7 +110,11 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   const [upstreamHost, upstreamPort] = options.upstream.split(":") as [string, string];
   const bounds = { ...FRONT_BOUNDS, ...options.bounds };
   const slots = new Map<string, Slots>();
-  const slotsFor = (fn: string) => slots.get(fn) ?? slots.set(fn, new Slots(bounds[fn] ?? OTHER)).get(fn)!;
+  // Unknown names (the emulator answers them 404) share one bound: paths cannot grow this map.
+  const slotsFor = (fn: string) => {
+    const key = bounds[fn] ? fn : "(other)";
+    return slots.get(key) ?? slots.set(key, new Slots(bounds[key] ?? OTHER)).get(key)!;
+  };
 
   const server = createServer(async (req, res) => {
     // /<project>/<region>/<function>[/…]: the emulator's URL scheme.
