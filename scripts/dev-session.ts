@@ -34,6 +34,10 @@ const front = await startFront({
   host: frontHost,
   port: Number(frontPort),
   timeoutSeconds: Object.fromEntries(Object.entries(declared).map(([name, d]) => [name, d.timeoutSeconds ?? 60])),
+}).catch((err: NodeJS.ErrnoException) => {
+  if (err.code !== "EADDRINUSE") throw err;
+  console.error(`\nPort ${frontPort} (where npm start serves the functions) is taken. Stop what uses it, or run MCP_PORT_OFFSET=10 npm start.`);
+  process.exit(1);
 });
 
 console.log(bold("\nLoading demo data"));

@@ -6,14 +6,17 @@
 // front of an instance, this bounds the requests each function has in flight (so the emulator
 // never starts more processes than that), lets the next ones wait briefly for a slot, answers the
 // rest at once with 503 + Retry-After, and answers 504 when a function has not responded within
-// its timeout. Everything else passes through unchanged (the Host header too: the functions build
-// their own URLs, e.g. OAuth metadata, from it).
+// its timeout. Health checks and CORS preflights are never held. Everything else passes through
+// unchanged (the Host header too: the functions build their own URLs, e.g. OAuth metadata, from
+// it), with the caller's address appended to X-Forwarded-For as Cloud Run's front end does.
 import { createServer, request, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface FrontBound {
   /** Requests of the function in flight at once (= emulator worker processes it may have busy). */
   maxInFlight: number;
+  /** Requests that may wait for a slot; past that, busy at once. */
+  maxQueued: number;
   /** How long a request may wait for a slot before it is answered busy. */
   maxWaitMs: number;
   retryAfterSeconds: number;
@@ -25,14 +28,14 @@ export interface FrontBound {
  * captures waiting for the desktop agent) cost a process but no CPU: more of those.
  */
 export const FRONT_BOUNDS: Record<string, FrontBound> = {
-  dermal: { maxInFlight: 4, maxWaitMs: 10_000, retryAfterSeconds: 2 },
-  knowledge: { maxInFlight: 4, maxWaitMs: 10_000, retryAfterSeconds: 2 },
-  mermaid: { maxInFlight: 2, maxWaitMs: 5_000, retryAfterSeconds: 3 },
-  oauth: { maxInFlight: 4, maxWaitMs: 10_000, retryAfterSeconds: 2 },
-  figma: { maxInFlight: 24, maxWaitMs: 10_000, retryAfterSeconds: 2 },
-  fotos: { maxInFlight: 16, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+  dermal: { maxInFlight: 4, maxQueued: 16, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+  knowledge: { maxInFlight: 4, maxQueued: 16, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+  mermaid: { maxInFlight: 2, maxQueued: 4, maxWaitMs: 5_000, retryAfterSeconds: 3 },
+  oauth: { maxInFlight: 4, maxQueued: 16, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+  figma: { maxInFlight: 24, maxQueued: 8, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+  fotos: { maxInFlight: 16, maxQueued: 8, maxWaitMs: 10_000, retryAfterSeconds: 2 },
 };
-const OTHER: FrontBound = { maxInFlight: 4, maxWaitMs: 10_000, retryAfterSeconds: 2 };
+const OTHER: FrontBound = { maxInFlight: 4, maxQueued: 8, maxWaitMs: 10_000, retryAfterSeconds: 2 };
 
 export interface FrontOptions {
   /** The Functions emulator, host:port. */
@@ -43,6 +46,11 @@ export interface FrontOptions {
   /** Each function's timeoutSeconds (index.ts); a function not listed gets defaultTimeoutSeconds. */
   timeoutSeconds?: Record<string, number>;
   defaultTimeoutSeconds?: number;
+  /**
+   * After a 504 the emulator's worker may still be running (it is not told): its slot is kept
+   * until it answers, at most this long (default 30 s).
+   */
+  lingerSeconds?: number;
 }
 
 export interface Front {
@@ -50,13 +58,15 @@ export interface Front {
   url: string;
   /** Requests in flight per function (tests). */
   inFlight(fn: string): number;
+  /** Requests waiting for a slot per function (tests). */
+  waiting(fn: string): number;
   close(): Promise<void>;
 }
 
-/** A counting semaphore with a FIFO of waiters, each with a deadline. */
+/** A counting semaphore with a bounded FIFO of waiters, each with a deadline. */
 class Slots {
   private used = 0;
-  private waiting: Array<(admitted: boolean) => void> = [];
+  readonly queue = new Set<(admitted: boolean) => void>(); // insertion order = arrival order
   constructor(readonly bound: FrontBound) {}
 
   get inFlight(): number {
@@ -68,93 +78,125 @@ class Slots {
       this.used++;
       return Promise.resolve(true);
     }
+    if (this.queue.size >= this.bound.maxQueued) return Promise.resolve(false);
     return new Promise((resolve) => {
       const settle = (admitted: boolean) => {
         clearTimeout(timer);
         gone.removeEventListener("abort", leave);
-        this.waiting = this.waiting.filter((w) => w !== settle);
+        this.queue.delete(settle);
         resolve(admitted);
       };
       const leave = () => settle(false);
       const timer = setTimeout(leave, this.bound.maxWaitMs);
       gone.addEventListener("abort", leave, { once: true });
-      this.waiting.push(settle);
+      this.queue.add(settle);
     });
   }
 
   release(): void {
-    const next = this.waiting[0];
-    if (next) next(true); // the slot passes straight to the longest waiter
+    const next = this.queue.values().next();
+    if (!next.done) next.value(true); // the slot passes straight to the longest waiter
     else this.used--;
   }
 }
 
-// Hop-by-hop headers are the connection's own, never forwarded (RFC 9110 §7.6.1).
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer"]);
+// Hop-by-hop headers belong to one connection, never forwarded (RFC 9110 §7.6.1), nor the ones
+// a Connection header names.
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "transfer-encoding", "upgrade", "te", "trailer"]);
 function forwardable(headers: IncomingMessage["headers"]): OutgoingHttpHeaders {
-  return Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k)));
+  const named = new Set(String(headers.connection ?? "").toLowerCase().split(",").map((h) => h.trim()));
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k) && !named.has(k)));
 }
 
-function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+/** What the functions add for a browser (http/origin.ts), so a browser client can read the front's own errors. */
+function corsFor(req: IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  return origin ? { "access-control-allow-origin": origin, "access-control-expose-headers": "retry-after, x-request-id", vary: "Origin" } : {};
+}
+
+function sendError(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   // The same shape the functions answer with (http/jsonrpc.ts): -32000 busy, -32603 otherwise.
   const code = status === 503 ? -32000 : -32603;
-  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.writeHead(status, { "content-type": "application/json", ...corsFor(req), ...headers });
   res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
 }
 
 export async function startFront(options: FrontOptions): Promise<Front> {
   const [upstreamHost, upstreamPort] = options.upstream.split(":") as [string, string];
-  const bounds = { ...FRONT_BOUNDS, ...options.bounds };
+  const bounds = new Map(Object.entries({ ...FRONT_BOUNDS, ...options.bounds }));
   const slots = new Map<string, Slots>();
   // Unknown names (the emulator answers them 404) share one bound: paths cannot grow this map.
   const slotsFor = (fn: string) => {
-    const key = bounds[fn] ? fn : "(other)";
-    return slots.get(key) ?? slots.set(key, new Slots(bounds[key] ?? OTHER)).get(key)!;
+    const key = bounds.has(fn) ? fn : "(other)";
+    return slots.get(key) ?? slots.set(key, new Slots(bounds.get(key) ?? OTHER)).get(key)!;
   };
+  const lingerMs = (options.lingerSeconds ?? 30) * 1000;
 
   const server = createServer(async (req, res) => {
     // /<project>/<region>/<function>[/…]: the emulator's URL scheme.
-    const fn = /^\/[^/?]+\/[^/?]+\/([^/?]+)/.exec(req.url ?? "")?.[1];
+    const match = /^\/[^/?]+\/[^/?]+\/([^/?]+)(\/[^?]*)?/.exec(req.url ?? "");
+    const fn = match?.[1];
     const gone = new AbortController();
     res.on("close", () => gone.abort());
-    const gate = fn ? slotsFor(fn) : undefined;
+    // Health checks and CORS preflights answer at once in the functions: they never queue here.
+    const unbounded = req.method === "OPTIONS" || match?.[2]?.replace(/\/+$/, "") === "/healthz";
+    const gate = fn && !unbounded ? slotsFor(fn) : undefined;
     if (gate && !(await gate.acquire(gone.signal))) {
       const wait = gate.bound.retryAfterSeconds;
-      if (!gone.signal.aborted) sendError(res, 503, `Server busy: the ${fn} server is handling as many requests as it can right now. Retry after ${wait} s.`, { "retry-after": String(wait) });
+      if (!gone.signal.aborted) sendError(req, res, 503, `Server busy: the ${fn} server is handling as many requests as it can right now. Retry after ${wait} s.`, { "retry-after": String(wait) });
       req.resume();
       return;
     }
     const timeoutS = (fn && options.timeoutSeconds?.[fn]) || options.defaultTimeoutSeconds || 60;
     let released = false;
+    let timedOut = false;
     // The slot is held until the emulator's worker is done, not until the client leaves: the
     // emulator does not pass a disconnect on, so its worker stays busy until the handler ends.
     const release = () => {
       if (released) return;
       released = true;
       clearTimeout(timer);
+      clearTimeout(linger);
       gate?.release();
     };
-    const upstream = request({ host: upstreamHost, port: Number(upstreamPort), method: req.method, path: req.url, headers: forwardable(req.headers) }, (answer) => {
-      if (!gone.signal.aborted && !res.headersSent) res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
-      answer.on("data", (chunk: Buffer) => void (gone.signal.aborted || res.write(chunk)));
-      answer.on("end", () => {
-        release();
-        if (!gone.signal.aborted) res.end();
-      });
-      answer.on("error", () => (release(), res.destroy()));
+    const headers = forwardable(req.headers);
+    // As Google's front end does: the address the request came from is the last entry.
+    const from = req.socket.remoteAddress ?? "";
+    headers["x-forwarded-for"] = req.headers["x-forwarded-for"] ? `${req.headers["x-forwarded-for"]}, ${from}` : from;
+    // A chunked body without a length: say so again (Node frames GET/DELETE/OPTIONS bodies only then).
+    if (req.headers["transfer-encoding"] && req.headers["content-length"] === undefined) headers["transfer-encoding"] = "chunked";
+    const upstream = request({ host: upstreamHost, port: Number(upstreamPort), method: req.method, path: req.url, headers }, (answer) => {
+      answer.on("end", release);
+      answer.on("close", release);
+      answer.on("error", () => res.destroy());
+      if (gone.signal.aborted || timedOut) {
+        answer.resume(); // nobody to answer: read it to its end so the slot frees then
+        return;
+      }
+      res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
+      answer.pipe(res); // with backpressure; SSE and other streams pass chunk by chunk
+      gone.signal.addEventListener("abort", () => (answer.unpipe(res), answer.resume()), { once: true });
     });
     upstream.on("error", () => {
       release();
-      sendError(res, 502, `Could not reach the Functions emulator for ${fn ?? "this path"}; is it still running? Retry in a few seconds.`);
+      if (!timedOut) sendError(req, res, 502, `Could not reach the Functions emulator for ${fn ?? "this path"}; is it still running? Retry in a few seconds.`);
     });
+    // The client left before its body was complete: the request can never be answered.
+    req.on("close", () => {
+      if (!req.complete) {
+        upstream.destroy();
+        release();
+      }
+    });
+    let linger: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
-      upstream.destroy();
-      release();
-      sendError(res, 504, `The ${fn ?? "function"} function did not answer within ${timeoutS} s (on the emulator: it may not have been able to start). Retry; the emulator's log says more.`);
+      timedOut = true;
+      sendError(req, res, 504, `The ${fn ?? "function"} function did not answer within ${timeoutS} s (on the emulator: it may not have been able to start). Retry; the emulator's log says more.`);
+      linger = setTimeout(() => (upstream.destroy(), release()), lingerMs);
     }, timeoutS * 1000);
     req.pipe(upstream);
   });
@@ -167,6 +209,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   return {
     url: `http://${address}:${port}`,
     inFlight: (fn) => slots.get(fn)?.inFlight ?? 0,
+    waiting: (fn) => slots.get(fn)?.queue.size ?? 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

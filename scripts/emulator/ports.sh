@@ -1,7 +1,8 @@
 # Sourced after toolchain.sh. MCP_PORT_OFFSET=N (default 0) shifts every emulator port by N, so
 # several emulator suites can run side by side on one machine (e.g. two checkouts testing at once).
 # Use 10, 20, … 90 (not 60: the front would land on 5061, a port fetch() refuses): the default
-# ports lie 49 to 400 apart, so those offsets never collide.
+# ports differ by other than a multiple of 10 below 100 (5001/5002 by 1, the rest by 49 to 400),
+# so those offsets never collide.
 # Sets FIREBASE_CONFIG_ARGS for the firebase CLI, FUNCTIONS_EMULATOR_HOST (the Functions emulator,
 # 5002: tests and tools call it directly) and MCP_FRONT_HOST (5001: where `npm start` serves the
 # functions, through scripts/emulator/front.ts, Cloud Run's stand-in; the URLs users paste).

@@ -37,16 +37,21 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function setup(bound: { maxInFlight: number; maxWaitMs: number }, timeoutSeconds = 60) {
+async function setup(bound: { maxInFlight: number; maxWaitMs: number; maxQueued?: number }, timeoutSeconds = 60, lingerSeconds = 60) {
   const upstream = await holdingUpstream();
   cleanup.push(() => new Promise<void>((r) => (upstream.server.closeAllConnections(), upstream.server.close(() => r()))));
-  const front: Front = await startFront({ upstream: upstream.host, port: 0, bounds: { dermal: { ...bound, retryAfterSeconds: 3 } }, timeoutSeconds: { dermal: timeoutSeconds } });
+  const front: Front = await startFront({ upstream: upstream.host, port: 0, bounds: { dermal: { maxQueued: 100, ...bound, retryAfterSeconds: 3 } }, timeoutSeconds: { dermal: timeoutSeconds }, lingerSeconds });
   cleanup.push(() => front.close());
   const url = `${front.url}/demo-mcp-suite/us-central1/dermal`;
   return { upstream, front, url };
 }
 
-const post = (url: string, body: string, signal?: AbortSignal) => fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-test": "kept" }, body, signal });
+const post = (url: string, body: string, signal?: AbortSignal, headers: Record<string, string> = {}) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-test": "kept", ...headers }, body, signal });
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (const end = Date.now() + 20_000; !check(); await new Promise((r) => setTimeout(r, 10))) if (Date.now() > end) throw new Error(`gave up waiting for: ${what}`);
+}
 
 test("requests pass through unchanged: method, path, query, headers, Host, body, status and answer", async () => {
   const { upstream, front, url } = await setup({ maxInFlight: 2, maxWaitMs: 1_000 });
@@ -59,6 +64,8 @@ test("requests pass through unchanged: method, path, query, headers, Host, body,
   // The functions build their own URLs (OAuth metadata, the figma plugin's) from the Host header.
   expect(req.headers.host).toBe(new URL(front.url).host);
   expect(body).toBe('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+  // The caller's address is appended, as Google's front end does (the functions read the last).
+  expect(req.headers["x-forwarded-for"]).toBe("127.0.0.1");
   res.writeHead(201, { "content-type": "application/json", "x-request-id": "abc" });
   res.end('{"ok":true}');
   const got = await answer;
@@ -89,13 +96,13 @@ test("past the bound a request waits for a slot; past its wait it is answered bu
 });
 
 test("a waiting request gets the slot as soon as one frees, in arrival order", async () => {
-  const { upstream, url } = await setup({ maxInFlight: 1, maxWaitMs: 60_000 });
+  const { upstream, front, url } = await setup({ maxInFlight: 1, maxWaitMs: 60_000 });
   const a = post(url, "a");
   await upstream.arrived(1);
   const b = post(url, "b");
+  await until(() => front.waiting("dermal") === 1, "b waiting");
   const c = post(url, "c");
-  // Both wait: nothing more reaches the emulator while the slot is held.
-  await new Promise((r) => setTimeout(r, 100));
+  await until(() => front.waiting("dermal") === 2, "c waiting");
   expect(upstream.held.map((h) => h.body)).toEqual(["a"]);
   upstream.held[0]!.res.end("A");
   await upstream.arrived(2);
@@ -106,16 +113,91 @@ test("a waiting request gets the slot as soon as one frees, in arrival order", a
   expect(await Promise.all([a, b, c].map(async (r) => (await r).text()))).toEqual(["A", "B", "C"]);
 });
 
-test("a function that does not answer within its timeout gets a 504 sentence, and its slot is free again", async () => {
+test("a function that does not answer within its timeout gets a 504 sentence; its slot frees when the emulator's worker is done", async () => {
   const { upstream, front, url } = await setup({ maxInFlight: 1, maxWaitMs: 60_000 }, 1);
-  const res = await post(url, "never");
+  const res = await post(url, "slow");
   expect(res.status).toBe(504);
   expect((await res.json()) as unknown).toMatchObject({ error: { message: expect.stringMatching(/^The dermal function did not answer within 1 s \(on the emulator: it may not have been able to start\)\. Retry; the emulator's log says more\.$/) } });
-  expect(front.inFlight("dermal")).toBe(0);
+  // The emulator's worker is still on it (it is not told): the slot is not handed out yet.
+  expect(front.inFlight("dermal")).toBe(1);
+  upstream.held[0]!.res.end("too late");
+  await until(() => front.inFlight("dermal") === 0, "the slot freed by the late answer");
   const next = post(url, "next");
   await upstream.arrived(2);
   upstream.held[1]!.res.end("ok");
   expect(await (await next).text()).toBe("ok");
+});
+
+test("a worker that never answers after a 504 gives its slot back after the linger", async () => {
+  const { upstream, front, url } = await setup({ maxInFlight: 1, maxWaitMs: 60_000 }, 1, 1);
+  expect((await post(url, "never")).status).toBe(504);
+  await until(() => front.inFlight("dermal") === 0, "the slot back after the linger");
+  const next = post(url, "next");
+  await upstream.arrived(2);
+  upstream.held[1]!.res.end("ok");
+  expect((await next).status).toBe(200);
+});
+
+test("past the queue bound a request is answered busy at once, without waiting", async () => {
+  const { upstream, front, url } = await setup({ maxInFlight: 1, maxWaitMs: 600_000, maxQueued: 1 });
+  const first = post(url, "1");
+  await upstream.arrived(1);
+  const queued = post(url, "2");
+  await until(() => front.waiting("dermal") === 1, "one waiting");
+  // The wait is ten minutes: only the queue bound can answer this one now.
+  const refused = await post(url, "3", undefined, { origin: "https://inspector.example" });
+  expect(refused.status).toBe(503);
+  expect(refused.headers.get("retry-after")).toBe("3");
+  // A browser client can read the front's own answers.
+  expect(refused.headers.get("access-control-allow-origin")).toBe("https://inspector.example");
+  expect(refused.headers.get("access-control-expose-headers")).toContain("retry-after");
+  upstream.held[0]!.res.end("1");
+  await upstream.arrived(2);
+  upstream.held[1]!.res.end("2");
+  expect(await Promise.all([first, queued].map(async (r) => (await r).text()))).toEqual(["1", "2"]);
+});
+
+test("health checks never wait behind the bound", async () => {
+  const { upstream, url } = await setup({ maxInFlight: 1, maxWaitMs: 600_000, maxQueued: 0 });
+  const busy = post(url, "busy");
+  await upstream.arrived(1);
+  const health = fetch(`${url}/healthz`);
+  await upstream.arrived(2);
+  expect(upstream.held[1]!.req.url).toBe("/demo-mcp-suite/us-central1/dermal/healthz");
+  upstream.held[1]!.res.end("ok");
+  expect((await health).status).toBe(200);
+  upstream.held[0]!.res.end("done");
+  await busy;
+});
+
+test("a chunked body on any method arrives whole; headers the Connection header names are dropped", async () => {
+  const { upstream, url } = await setup({ maxInFlight: 2, maxWaitMs: 1_000 });
+  const { request } = await import("node:http");
+  const target = new URL(url);
+  const sent = new Promise<number>((resolve, reject) => {
+    const r = request({ host: target.hostname, port: target.port, path: target.pathname, method: "DELETE", headers: { connection: "keep-alive, x-hop", "x-hop": "secret", "transfer-encoding": "chunked" } }, (res) => (res.resume(), resolve(res.statusCode!)));
+    r.on("error", reject);
+    r.write("part one, ");
+    r.end("part two");
+  });
+  await upstream.arrived(1);
+  expect(upstream.held[0]!.body).toBe("part one, part two");
+  expect(upstream.held[0]!.req.headers["x-hop"]).toBeUndefined();
+  upstream.held[0]!.res.end();
+  expect(await sent).toBe(200);
+});
+
+test("a client that leaves in the middle of its upload frees its slot at once", async () => {
+  const { upstream, front, url } = await setup({ maxInFlight: 1, maxWaitMs: 60_000 });
+  const { request } = await import("node:http");
+  const target = new URL(url);
+  const r = request({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { "content-length": "1000000" } });
+  r.on("error", () => undefined);
+  r.write("x".repeat(1000));
+  await until(() => front.inFlight("dermal") === 1, "the upload admitted");
+  r.destroy();
+  await until(() => front.inFlight("dermal") === 0, "the slot freed");
+  expect(upstream.held).toHaveLength(0); // the emulator never got a whole request to work on
 });
 
 test("a client that leaves does not free the slot before the emulator's worker is done (it keeps running there)", async () => {
@@ -125,7 +207,6 @@ test("a client that leaves does not free the slot before the emulator's worker i
   await upstream.arrived(1);
   leaving.abort();
   await gone;
-  await new Promise((r) => setTimeout(r, 100));
   expect(front.inFlight("dermal")).toBe(1);
   upstream.held[0]!.res.end("late");
   await new Promise<void>((r) => upstream.held[0]!.res.on("finish", () => r()));

@@ -33,7 +33,7 @@ describe("rate limit", () => {
     const window = adminDb().collection(RATE_LIMIT_COLLECTION).doc(rateLimitDocId(o.bucket, "198.51.100.8", windowStart));
     expect((await window.get()).get("count")).toBe(100); // the served requests, none lost to contention
     expect((await window.collection(TICKETS).get()).size).toBe(100);
-    // The window is full: the next request is refused at once (one read, no write).
+    // The window is full: the next request is refused at once (remembered: no read, no write).
     expect((await hitRateLimit("198.51.100.8", o, at(0.2))).allowed).toBe(false);
   });
 

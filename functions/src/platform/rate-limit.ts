@@ -17,8 +17,9 @@
 //
 // Each instance remembers its refusals until the moment they end: a client over its limit is
 // refused again at once, without Firestore (rememberedRefusal lets a caller skip work up front).
-// Exact, not an estimate: until then no request can fit whatever else arrives, since more requests
-// only push that moment later.
+// Exact against the counting, not an estimate: until then no request can fit whatever else
+// arrives, since more requests only push that moment later. (Deleting a window's documents by hand
+// to lift a block takes effect on an instance once its remembered refusal ends.)
 import { createHash } from "node:crypto";
 import { isIPv6 } from "node:net";
 import { FieldValue, Timestamp } from "firebase-admin/firestore";

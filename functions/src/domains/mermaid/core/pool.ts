@@ -11,8 +11,9 @@
 // cancels its job: the caller is answered at once; a queued job leaves the queue; a running one
 // gets a short grace (CANCEL_GRACE_MS) to finish, after which its worker is terminated (the only
 // way to stop a synchronous layout) and replaced. Most renders end well within the grace, and a
-// worker restart costs ~10× a render: killing at once would let a client that cancels in a loop
-// keep the instance busy restarting workers. A cancelled render never holds a worker for long.
+// worker restart costs ~10× a render: killing at once made every cancelled short render cost a
+// restart. (A render longer than the grace still does; fair use bounds how often one client can.)
+// A cancelled render never holds a worker for long.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
