@@ -32,7 +32,7 @@ import { DEMO_USERS } from "../scripts/demo/users.js";
 import { seed as seedDermal } from "../scripts/demo/dermal.js";
 import { seed as seedKnowledge } from "../scripts/demo/knowledge.js";
 import { functionUrl, PROJECT } from "../test/support/emulators.js";
-import { declaredFunctions } from "../scripts/emulator/endpoints.js";
+import { declaredFunctions, declaredTimeouts } from "../scripts/emulator/endpoints.js";
 import { startFront } from "../scripts/emulator/front.js";
 
 const CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 50);
@@ -357,11 +357,10 @@ if (SCENARIOS.includes("serve")) {
 if (SCENARIOS.includes("emulator")) {
   console.log(`\n== 2. Through the front and the Functions emulator (npm start): ${CLIENTS}-client burst for ${BURST_SECONDS} s, then recovery`);
   // As `npm start` serves them: through the front (Cloud Run's stand-in, scripts/emulator/front.ts).
-  const declared = await declaredFunctions();
   const front = await startFront({
     upstream: new URL(functionUrl("dermal")).host,
     port: 0,
-    timeoutSeconds: Object.fromEntries(Object.entries(declared).map(([name, d]) => [name, d.timeoutSeconds ?? 60])),
+    timeoutSeconds: await declaredTimeouts(),
   });
   const urls = Object.fromEntries(DOMAINS.map((d) => [d, `${front.url}${new URL(functionUrl(d)).pathname}`])) as Record<Domain, string>;
   for (const d of DOMAINS) await send(urls[d], d); // warm

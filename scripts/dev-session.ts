@@ -10,7 +10,7 @@ import type { DemoContext } from "./demo/context.js";
 import { demoIdToken, ensureDemoUsers } from "./demo/auth.js";
 import { DEMO_USERS } from "./demo/users.js";
 import { DOMAINS } from "./domains.js";
-import { declaredFunctions } from "./emulator/endpoints.js";
+import { declaredTimeouts } from "./emulator/endpoints.js";
 import { startFront } from "./emulator/front.js";
 
 const project = process.env.GCLOUD_PROJECT ?? "demo-mcp-suite";
@@ -28,12 +28,11 @@ const ctx: DemoContext = {
   log: (message) => console.log(dim(`  ${message}`)),
 };
 
-const declared = await declaredFunctions();
 const front = await startFront({
   upstream: emulatorHost,
   host: frontHost,
   port: Number(frontPort),
-  timeoutSeconds: Object.fromEntries(Object.entries(declared).map(([name, d]) => [name, d.timeoutSeconds ?? 60])),
+  timeoutSeconds: await declaredTimeouts(),
 }).catch((err: NodeJS.ErrnoException) => {
   if (err.code !== "EADDRINUSE") throw err;
   console.error(`\nPort ${frontPort} (where npm start serves the functions) is taken. Stop what uses it, or run MCP_PORT_OFFSET=10 npm start.`);

@@ -8,6 +8,11 @@ export interface Declared {
   concurrency?: number;
 }
 
+/** Each HTTPS function's timeoutSeconds (60 when it declares none, as firebase-functions does). */
+export async function declaredTimeouts(): Promise<Record<string, number>> {
+  return Object.fromEntries(Object.entries(await declaredFunctions()).map(([name, d]) => [name, d.timeoutSeconds ?? 60]));
+}
+
 export async function declaredFunctions(): Promise<Record<string, Declared>> {
   const built = (await import(new URL("../../functions/lib/index.js", import.meta.url).href)) as Record<string, { __endpoint?: Declared & { httpsTrigger?: unknown } }>;
   return Object.fromEntries(

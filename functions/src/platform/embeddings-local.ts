@@ -21,6 +21,7 @@ import type { LocalModel } from "./embeddings-local-model.js";
 import type { WorkerData, WorkerReply } from "./embeddings-local-worker.js";
 
 export const LOCAL_MODEL = "universal-sentence-encoder-lite-512+zero-pad-768";
+const WARMUP_QUERY = "how do small daily routines and a consistent wake-up time change what we learn and who we become over the years ".repeat(3);
 const MODEL_DIMENSIONS = 512;
 /** Texts per model call for documents: ~0.3-0.6 s of one core, the longest a query waits behind one. */
 const DOCUMENT_BATCH = 16;
@@ -108,6 +109,14 @@ export class LocalEmbedder implements Embedder {
     }
     await Promise.all(batches);
     return out;
+  }
+
+  /**
+   * Embeds a few queries of growing length: the model's first calls run on WASM's baseline tier
+   * and cold kernels (a new instance's first seconds under load were ~4× slower, bench/load.ts).
+   */
+  async warmup(): Promise<void> {
+    for (let n = 1; n <= 24; n++) await this.embed([WARMUP_QUERY.slice(0, n * 12)], "query").catch(() => undefined);
   }
 
   /** Stops the workers (tests; a served process keeps them). */

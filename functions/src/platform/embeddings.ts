@@ -18,6 +18,8 @@ export interface Embedder {
   readonly dimensions: typeof EMBEDDING_DIMENSIONS;
   /** One unit-length vector per text, in order. */
   embed(texts: string[], task: EmbedTask): Promise<number[][]>;
+  /** Makes the first real calls fast (an instance's warm-up); never calls a paid API. */
+  warmup?(): Promise<void>;
 }
 
 /**

@@ -2,15 +2,12 @@
 // highlights and notes per signed-in user, searched with Firestore vector search.
 import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
 import { embedder } from "../../platform/embeddings.js";
-import { LOCAL_MODEL } from "../../platform/embeddings-local.js";
 import { authorDeepDive, findInsightsAbout, relatedToChunk, tagExploration } from "./prompts/prompts.js";
 import { byAuthorResource, bySourceResource, byTagResource, chunkResource } from "./resources/chunks.js";
 import { getRelatedChunks } from "./tools/get_related_chunks.js";
 import { getStats } from "./tools/get_stats.js";
 import { searchByMetadata } from "./tools/search_by_metadata.js";
 import { searchSemantic } from "./tools/search_semantic.js";
-
-const WARMUP_QUERY = "how do small daily routines and a consistent wake-up time change what we learn and who we become over the years ".repeat(3);
 
 export default defineDomain({
   name: "knowledge",
@@ -27,13 +24,9 @@ export default defineDomain({
   resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource],
   prompts: [findInsightsAbout, authorDeepDive, tagExploration, relatedToChunk],
   async warmup() {
-    // Load the embedding model before the first request (local model: ~0.2 s; Vertex: client),
-    // and with the local model embed a few queries of different lengths: its first calls run on
-    // WASM's baseline tier and cold kernels (the first seconds of a new instance under load were
-    // ~4× slower, bench/load.ts). Vertex is not called: a warm-up must cost nothing.
+    // Load the embedding model before the first request (local model: ~0.2 s, then a few warm-up
+    // queries; Vertex: the client only).
     const e = await embedder().catch(() => undefined);
-    if (e && e.model === LOCAL_MODEL) {
-      for (let n = 1; n <= 24; n++) await e.embed([WARMUP_QUERY.slice(0, n * 12)], "query").catch(() => undefined);
-    }
+    await e?.warmup?.();
   },
 });
