@@ -38,6 +38,7 @@ import { startFront } from "../scripts/emulator/front.js";
 const CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 const WARMUP_SECONDS = Number(process.env.BENCH_LOAD_WARMUP_SECONDS ?? 30);
+const RAMP_SECONDS = Number(process.env.BENCH_LOAD_RAMP_SECONDS ?? 5);
 const BURST_SECONDS = Number(process.env.BENCH_BURST_SECONDS ?? 15);
 const RECOVERY_LIMIT_S = Number(process.env.BENCH_RECOVERY_LIMIT_SECONDS ?? 120);
 const SCENARIOS = (process.env.BENCH_LOAD_SCENARIOS ?? "serve,emulator").split(",");
@@ -147,6 +148,9 @@ async function run(urls: Record<Domain, string>, clients: number, seconds: numbe
   const deadline = start + seconds * 1000;
   await Promise.all(
     Array.from({ length: clients }, async (_, i) => {
+      // Clients join over the first RAMP_SECONDS, as a load tester's ramp-up does: 50 first calls
+      // in the same millisecond would measure one synchronised wave rather than 50 clients.
+      await sleep((i * RAMP_SECONDS * 1000) / clients);
       for (let n = 0; Date.now() < deadline; n++) {
         const domain = DOMAINS[(i + n) % DOMAINS.length]!;
         const outcome = await send(urls[domain], domain, i);
@@ -201,6 +205,27 @@ function rssMb(pid: number): number {
     return Math.round(kb / 1024);
   } catch {
     return NaN;
+  }
+}
+
+/** CPU seconds a process (all its threads) has used so far: utime + stime, in clock ticks of 1/100 s. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The machine's busy and total CPU time so far (all cores), from /proc/stat. */
+function machineCpu(): { busy: number; total: number } {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const busy = user! + nice! + system! + irq! + softirq! + steal!;
+    return { busy, total: busy + idle! + iowait! };
+  } catch {
+    return { busy: NaN, total: NaN };
   }
 }
 
@@ -335,7 +360,11 @@ if (SCENARIOS.includes("serve")) {
     for (const d of DOMAINS) served[d].toolMs.length = 0;
     const rssSeries = Object.fromEntries(DOMAINS.map((d) => [d, [] as number[]])) as Record<Domain, number[]>;
     const sampler = setInterval(() => DOMAINS.forEach((d) => rssSeries[d].push(rssMb(served[d].child.pid!))), 10_000);
+    const cpuBefore = Object.fromEntries(DOMAINS.map((d) => [d, cpuSeconds(served[d].child.pid!)]));
+    const machineBefore = machineCpu();
     const tally: Tally = { ...(await run(urls, CLIENTS, SECONDS)), toolMs: Object.fromEntries(DOMAINS.map((d) => [d, [...served[d].toolMs]])) as Record<Domain, number[]> };
+    const machineAfter = machineCpu();
+    const cpuUsed = Object.fromEntries(DOMAINS.map((d) => [d, cpuSeconds(served[d].child.pid!) - cpuBefore[d]!]));
     clearInterval(sampler);
     console.log(`  after:  ${load()}`);
     const after = Object.fromEntries(DOMAINS.map((d) => [d, rssMb(served[d].child.pid!)]));
@@ -346,6 +375,15 @@ if (SCENARIOS.includes("serve")) {
     for (const d of DOMAINS) console.log(`  ${d.padEnd(16)} ${String(before[d]).padStart(6)} MB ${String(after[d]).padStart(9)} MB ${String(idle[d]).padStart(12)} MB`);
     console.log("  RSS every 10 s of the run (MB)");
     for (const d of DOMAINS) console.log(`  ${d.padEnd(16)} ${rssSeries[d].join(" · ")}`);
+    // What the latency figures are read against: how much CPU each call costs its function, and
+    // how busy the whole machine (functions, emulators, clients) was.
+    console.log("  CPU of each function in the run (its quota: 1 vCPU)");
+    for (const d of DOMAINS) {
+      const answered = tally.outcomes[d].length;
+      console.log(`  ${d.padEnd(16)} ${cpuUsed[d]!.toFixed(1)} s, ${((cpuUsed[d]! * 1000) / Math.max(1, answered)).toFixed(1)} ms per answer`);
+    }
+    const busyShare = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
+    console.log(`  machine: ${Math.round(busyShare * 100)} % of ${availableParallelism()} cores busy during the run`);
   } finally {
     for (const d of DOMAINS) served[d]?.child.kill("SIGTERM");
     await sleep(1000);

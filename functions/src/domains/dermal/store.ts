@@ -118,7 +118,8 @@ export async function countSessions(uid: string, since?: Date): Promise<number> 
 /** Overall scores of the given sessions' reports (absent when not analysed). */
 export async function overallScores(uid: string, sessionIds: string[]): Promise<Map<string, number>> {
   if (!sessionIds.length) return new Map();
-  const snaps = await firestore().getAll(...sessionIds.map((id) => reports(uid).doc(id)));
+  // Only the score: a report also holds every zone's metrics, which would be read and decoded for nothing.
+  const snaps = await firestore().getAll(...sessionIds.map((id) => reports(uid).doc(id)), { fieldMask: ["overallScore"] });
   const out = new Map<string, number>();
   for (const s of snaps) {
     const score = num(s.data()?.overallScore);
