@@ -10,14 +10,15 @@
 //    dermal reads), measured after 30 s of the same load (steady state; printed, not counted). Prints answers by kind
 //    (busy = an explicit 503/429 + Retry-After or a "busy" tool error; every other failure is an
 //    error), p50/p95 per domain as the clients see them, p95 of the time inside the tool (from the
-//    function's own "tool call" log: the rest is queueing, HTTP and MCP), and each process's RSS
-//    before, right after, and after 10 s idle.
+//    function's own "tool call" log: the rest is queueing, HTTP and MCP), each process's RSS
+//    before, every 10 s, right after, and after 10 s idle, its CPU per answer, and how busy the
+//    machine was.
 // 2. Through the Functions emulator and the front `npm start` puts before it (what its users get):
 //    a 50-client burst, then how long until every domain serves a normal request again (target:
 //    within 30 s).
 // Loopback only, every loop bounded. Nothing is asserted: the figures are the result.
 // Knobs: BENCH_LOAD_CLIENTS (50), BENCH_LOAD_SECONDS (60), BENCH_LOAD_WARMUP_SECONDS (30: the same
-// load first, printed but not counted), BENCH_BURST_SECONDS (15),
+// load first, printed but not counted), BENCH_LOAD_RAMP_SECONDS (5: clients join over it), BENCH_BURST_SECONDS (15),
 // BENCH_RECOVERY_LIMIT_SECONDS (120), BENCH_LOAD_SCENARIOS ("serve,emulator").
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
@@ -141,8 +142,8 @@ interface Tally {
   toolMs?: Record<Domain, number[]>;
 }
 
-/** `clients` loops, each rotating through the domains, until `seconds` have passed. */
-async function run(urls: Record<Domain, string>, clients: number, seconds: number): Promise<Tally> {
+/** `clients` loops, each rotating through the domains, until `seconds` have passed; they join over `rampSeconds`. */
+async function run(urls: Record<Domain, string>, clients: number, seconds: number, rampSeconds = RAMP_SECONDS): Promise<Tally> {
   const outcomes = { dermal: [], knowledge: [], mermaid: [] } as Record<Domain, Outcome[]>;
   const start = Date.now();
   const deadline = start + seconds * 1000;
@@ -150,7 +151,7 @@ async function run(urls: Record<Domain, string>, clients: number, seconds: numbe
     Array.from({ length: clients }, async (_, i) => {
       // Clients join over the first RAMP_SECONDS, as a load tester's ramp-up does: 50 first calls
       // in the same millisecond would measure one synchronised wave rather than 50 clients.
-      await sleep((i * RAMP_SECONDS * 1000) / clients);
+      await sleep((i * rampSeconds * 1000) / clients);
       for (let n = 0; Date.now() < deadline; n++) {
         const domain = DOMAINS[(i + n) % DOMAINS.length]!;
         const outcome = await send(urls[domain], domain, i);
@@ -403,7 +404,7 @@ if (SCENARIOS.includes("emulator")) {
   const urls = Object.fromEntries(DOMAINS.map((d) => [d, `${front.url}${new URL(functionUrl(d)).pathname}`])) as Record<Domain, string>;
   for (const d of DOMAINS) await send(urls[d], d); // warm
   console.log(`  before: ${load()}`);
-  const tally = await run(urls, CLIENTS, BURST_SECONDS);
+  const tally = await run(urls, CLIENTS, BURST_SECONDS, 0); // a burst: every client at once
   console.log(`  after:  ${load()}`);
   report(`Scenario 2 burst (${CLIENTS} clients, ${BURST_SECONDS} s)`, tally);
   // Recovery: from the end of the burst (its last answer), each domain is asked one normal

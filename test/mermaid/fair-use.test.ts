@@ -1,7 +1,7 @@
 // Fair use on the open MCP endpoint: per client address, counted in Firestore like the HTTP API,
 // with an explicit error that says how long to wait. A small limit (MERMAID_MCP_LIMIT=3) keeps
 // the test short; the tool handlers are called directly with the context the server builds.
-import { beforeAll, expect, test } from "vitest";
+import { beforeAll, expect, test, vi } from "vitest";
 import { randomUUID } from "node:crypto";
 import type { RequestContext } from "../../functions/src/mcp/define.js";
 import type { Logger } from "../../functions/src/mcp/log.js";
@@ -34,4 +34,28 @@ test("past the per-client limit a call is refused with the wait; another client 
 
   const other = (await verify.handler({ code: "" }, context(`${client}9`)).catch((e: unknown) => e)) as ToolError;
   expect(other.kind).toBe("invalid_input");
+});
+
+test("a client this instance refused is refused again before anything is drawn", async () => {
+  const client = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.8`;
+  for (let i = 0; i < 3; i++) await verify.handler({ code: "" }, context(client)).catch(() => undefined);
+  const first = (await verify.handler({ code: "" }, context(client)).catch((e: unknown) => e)) as ToolError;
+  expect(first.kind).toBe("rate_limited");
+
+  // A real diagram now: the remembered refusal answers before the renderer is even asked.
+  const { renderPool } = await import("../../functions/src/domains/mermaid/core/pool.js");
+  const pool = renderPool();
+  const asked = vi.spyOn(pool, "refusal");
+  const ran = vi.spyOn(pool, "run");
+  try {
+    const again = (await verify.handler({ code: "flowchart TD\n  A --> B" }, context(client)).catch((e: unknown) => e)) as ToolError;
+    expect(again.kind).toBe("rate_limited");
+    expect(again.toText()).toMatch(/^Error: Fair-use limit reached: at most 3 diagram calls per hour per client on this open server\. Try again in \d+ seconds \(429\)$/);
+    expect(again.extra.retryAfterSeconds).toBeLessThanOrEqual(first.extra.retryAfterSeconds!);
+    expect(asked).not.toHaveBeenCalled();
+    expect(ran).not.toHaveBeenCalled();
+  } finally {
+    vi.restoreAllMocks();
+    await pool.close();
+  }
 });
