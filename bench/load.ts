@@ -165,9 +165,10 @@ async function run(urls: Record<Domain, string>, clients: number, seconds: numbe
   return { outcomes, seconds };
 }
 
-function report(title: string, tally: Tally): void {
+/** `targets`: whether the latency targets apply (scenario 1); a burst's target is its recovery. */
+function report(title: string, tally: Tally, targets = true): void {
   console.log(`\n${title}`);
-  console.log(`  domain      answers   ok     busy   errors (by kind)                       p50       p95      target p95${tally.toolMs ? "   in the tool p95" : ""}`);
+  console.log(`  domain      answers   ok     busy   errors (by kind)                       p50       p95${targets ? "      target p95" : ""}${tally.toolMs ? "   in the tool p95" : ""}`);
   for (const d of DOMAINS) {
     const all = tally.outcomes[d];
     const ok = all.filter((o) => o.kind === "ok");
@@ -177,7 +178,7 @@ function report(title: string, tally: Tally): void {
     const errorText = errors.size ? [...errors].map(([k, n]) => `${k}: ${n}`).join(", ") : "0";
     const p95 = pct(ok.map((o) => o.ms), 95);
     console.log(
-      `  ${d.padEnd(10)} ${String(all.length).padStart(7)} ${String(ok.length).padStart(6)} ${String(busy).padStart(6)}   ${errorText.padEnd(38)} ${fmt(pct(ok.map((o) => o.ms), 50)).padStart(8)} ${fmt(p95).padStart(9)}   < ${TARGET_P95[d]} ms ${p95 < TARGET_P95[d] ? "✓" : "✗"}` +
+      `  ${d.padEnd(10)} ${String(all.length).padStart(7)} ${String(ok.length).padStart(6)} ${String(busy).padStart(6)}   ${errorText.padEnd(38)} ${fmt(pct(ok.map((o) => o.ms), 50)).padStart(8)} ${fmt(p95).padStart(9)}${targets ? `   < ${TARGET_P95[d]} ms ${p95 < TARGET_P95[d] ? "✓" : "✗"}` : ""}` +
         (tally.toolMs ? fmt(pct(tally.toolMs[d], 95)).padStart(12) : ""),
     );
     const windows: string[] = [];
@@ -406,7 +407,7 @@ if (SCENARIOS.includes("emulator")) {
   console.log(`  before: ${load()}`);
   const tally = await run(urls, CLIENTS, BURST_SECONDS, 0); // a burst: every client at once
   console.log(`  after:  ${load()}`);
-  report(`Scenario 2 burst (${CLIENTS} clients, ${BURST_SECONDS} s)`, tally);
+  report(`Scenario 2 burst (${CLIENTS} clients, ${BURST_SECONDS} s; the target is the recovery below)`, tally, false);
   // Recovery: from the end of the burst (its last answer), each domain is asked one normal
   // request at a time until one is answered ok, at most RECOVERY_LIMIT_S.
   const burstEnd = Date.now();
