@@ -16,9 +16,11 @@ const DEFAULTS: Record<string, GateOptions> = {
   // search_semantic embeds the query (local model: CPU-bound, tens of ms; Vertex in production):
   // beyond a few at once they only queue behind each other on the CPU.
   knowledge: { maxInFlight: 16, maxQueued: 24, maxWaitMs: 10_000, retryAfterSeconds: 2 },
-  // Rendering runs in the domain's worker pool, which queues and sheds by itself; this bound only
-  // keeps the instance's own event loop and memory in check.
-  mermaid: { maxInFlight: 8, maxQueued: 8, maxWaitMs: 15_000, retryAfterSeconds: 5 },
+  // Rendering runs in the domain's worker pool, which queues and sheds by itself (a render not
+  // expected to start within MERMAID_MAX_WAIT_MS is refused at once): every call must reach it
+  // promptly. A queue here held calls up to ~1 s before the pool could answer them (bench/load.ts:
+  // gate 8 + 8 was full under 50 clients), so no queue, and the bound is Cloud Run's concurrency.
+  mermaid: { maxInFlight: 16, maxQueued: 0, maxWaitMs: 0, retryAfterSeconds: 5 },
   // Sign-in pages and token endpoints: light, but each token check may read Firestore.
   oauth: { maxInFlight: 32, maxQueued: 48, maxWaitMs: 10_000, retryAfterSeconds: 2 },
   // Mostly idle waits (plugin long-polls held ~25 s, tools waiting for the plugin or the desktop
