@@ -24,14 +24,14 @@ const common: HttpsOptions = {
 // Cloud Run adds instances instead of queueing work behind one CPU (docs/reliability.md).
 
 export const dermal = onRequest(
-  // Firestore reads, I/O-bound, 80 per instance: RSS ~200–350 MB under load (bench/load.ts; 24,000 calls
-  // at 10 in flight plateau at 353 MB with a 49-MB heap), well inside 512 MiB.
+  // Firestore reads, I/O-bound, 80 per instance. RSS measured: 190–290 MB under the load bench's 50
+  // clients; a 353-MB plateau (heap 49 MB after GC) over 24,000 calls at 10 in flight.
   { ...common, memory: "512MiB", timeoutSeconds: 60 },
   serveDomain("dermal", () => import("./domains/dermal/index.js")),
 );
 
 export const knowledge = onRequest(
-  // Vertex embeds in production (I/O); the local model (~285 MB RSS under load) is CPU-bound, so
+  // Vertex embeds in production (I/O); the local model (400–500 MB RSS under load) is CPU-bound, so
   // fewer requests per instance than dermal: 40, and 1 GiB for the model's working memory.
   { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 120, concurrency: 40 },
   serveDomain("knowledge", () => import("./domains/knowledge/index.js")),

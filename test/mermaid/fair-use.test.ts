@@ -1,7 +1,7 @@
 // Fair use on the open MCP endpoint: per client address, counted in Firestore like the HTTP API,
 // with an explicit error that says how long to wait. A small limit (MERMAID_MCP_LIMIT=3) keeps
 // the test short; the tool handlers are called directly with the context the server builds.
-import { beforeAll, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { randomUUID } from "node:crypto";
 import type { RequestContext } from "../../functions/src/mcp/define.js";
 import type { Logger } from "../../functions/src/mcp/log.js";
@@ -10,10 +10,14 @@ import { ToolError } from "../../functions/src/mcp/errors.js";
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
 let verify: typeof import("../../functions/src/domains/mermaid/tools/verify.js").verify;
 
+let renderPool: typeof import("../../functions/src/domains/mermaid/core/pool.js").renderPool;
+
 beforeAll(async () => {
   process.env.MERMAID_MCP_LIMIT = "3";
   ({ verify } = await import("../../functions/src/domains/mermaid/tools/verify.js"));
+  ({ renderPool } = await import("../../functions/src/domains/mermaid/core/pool.js"));
 });
+afterAll(() => renderPool().close());
 
 function context(clientIp: string): RequestContext {
   return { caller: undefined, requestId: randomUUID(), query: {}, clientIp, log: quiet, signal: new AbortController().signal, progress: async () => undefined };
@@ -36,14 +40,13 @@ test("past the per-client limit a call is refused with the wait; another client 
   expect(other.kind).toBe("invalid_input");
 });
 
-test("a client this instance refused is refused again before anything is drawn", async () => {
+test("a client this instance refused is refused again before the renderer is asked", async () => {
   const client = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.8`;
   for (let i = 0; i < 3; i++) await verify.handler({ code: "" }, context(client)).catch(() => undefined);
   const first = (await verify.handler({ code: "" }, context(client)).catch((e: unknown) => e)) as ToolError;
   expect(first.kind).toBe("rate_limited");
 
   // A real diagram now: the remembered refusal answers before the renderer is even asked.
-  const { renderPool } = await import("../../functions/src/domains/mermaid/core/pool.js");
   const pool = renderPool();
   const asked = vi.spyOn(pool, "refusal");
   const ran = vi.spyOn(pool, "run");
@@ -54,8 +57,10 @@ test("a client this instance refused is refused again before anything is drawn",
     expect(again.extra.retryAfterSeconds).toBeLessThanOrEqual(first.extra.retryAfterSeconds!);
     expect(asked).not.toHaveBeenCalled();
     expect(ran).not.toHaveBeenCalled();
+    // The same call from a client with calls left does reach the renderer (the spies watch the right methods).
+    await expect(verify.handler({ code: "flowchart TD\n  A --> B" }, context(`${client}9`))).resolves.toMatchObject({ data: { ok: true } });
+    expect(ran).toHaveBeenCalledTimes(1);
   } finally {
     vi.restoreAllMocks();
-    await pool.close();
   }
-});
+}, 120_000);

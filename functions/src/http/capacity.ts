@@ -18,7 +18,7 @@ const DEFAULTS: Record<string, GateOptions> = {
   knowledge: { maxInFlight: 16, maxQueued: 24, maxWaitMs: 10_000, retryAfterSeconds: 2 },
   // Rendering runs in the domain's worker pool, which queues and sheds by itself (a render not
   // expected to start within MERMAID_MAX_WAIT_MS is refused at once): every call must reach it
-  // promptly. A queue here held calls up to ~1 s before the pool could answer them (bench/load.ts:
+  // promptly. A queue here held calls up to ~1.2 s before the pool could answer them (bench/load.ts:
   // gate 8 + 8 was full under 50 clients), so no queue, and the bound is Cloud Run's concurrency.
   mermaid: { maxInFlight: 16, maxQueued: 0, maxWaitMs: 0, retryAfterSeconds: 5 },
   // Sign-in pages and token endpoints: light, but each token check may read Firestore.

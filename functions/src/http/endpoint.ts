@@ -67,13 +67,16 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
 }
 
 /**
- * The functions framework (Cloud Run's Node runtime) runs each request inside a `node:domain`, the
- * deprecated way to catch a request's uncaught errors. While a domain is active Node tags every
- * promise and callback with it and enters and leaves it around each one: 25 % of a dermal call's
- * CPU in profiles (10.3 → 7.5 ms per call without it; docs/reliability.md). This handler catches its
- * own errors (a 500 with the request id), so it leaves the domain first. An error thrown outside
- * any promise then reaches the framework's process-wide handler, which answers and restarts the
- * instance, as Node advises after an uncaught exception. (No domain on the Functions emulator.)
+ * The functions framework (Cloud Run's Node runtime; 5.0.5 here) runs each request inside a
+ * `node:domain`, the deprecated way to catch a request's uncaught errors. While a domain is active
+ * Node tags every promise and callback with it and enters and leaves it around each one: a quarter
+ * of a dermal call's CPU in a profile (10.3 → 7.5 ms per call without it; docs/reliability.md).
+ * This handler catches its own errors (a 500 with the request id) and promise rejections are
+ * caught as before, so it leaves the domain first. The price: an exception thrown outside any
+ * promise (a bug in a timer or event callback) is no longer confined to its request; it reaches
+ * the framework's process-wide handler, which exits, cutting off the instance's requests in
+ * flight, and Cloud Run starts a new instance. Node's advice after an uncaught exception is that
+ * restart. (No domain on the Functions emulator; a framework without one makes this a no-op.)
  */
 function leaveFrameworkDomain(): void {
   (process as { domain?: { exit(): void } | null }).domain?.exit();
