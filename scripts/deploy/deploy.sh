@@ -1,34 +1,64 @@
 #!/usr/bin/env bash
 # What the deploy workflow runs (and what you can run by hand):
-#   scripts/deploy/deploy.sh <alias> [--only <targets>] [--dry-run] [--skip-check]
+#   scripts/deploy/deploy.sh <alias> [--only <targets>] [--dry-run] [--skip-check] [--no-smoke]
+#   scripts/deploy/deploy.sh <alias> --smoke-only [--only <targets>]
+#   scripts/deploy/deploy.sh --smoke-only --base-url <url>     (any served copy, e.g. the emulator's)
 # <alias> is a project alias of .firebaserc (staging, production). Default targets: functions,
 # Firestore rules + indexes, Storage rules; `--only functions:fotos` deploys one function.
-# Order: offline checks (npm run deploy:check) → credentials → firebase deploy → MCP URLs.
+# Order: offline checks (npm run deploy:check) → credentials → firebase deploy → MCP URLs → smoke
+# check (scripts/deploy/smoke.ts: every deployed function answers as clients expect; no credentials).
 # --dry-run stops right before the first step that needs Google credentials, after printing the
-# exact deploy command; the tests run it that way.
+# exact deploy command; the tests run it that way. --smoke-only runs only the smoke check.
 source "$(dirname "$0")/../toolchain.sh"
+source "$ROOT/scripts/deploy/project.sh"
 cd "$ROOT"
 
-alias="" only="" dry_run=0 skip_check=0
+alias="" only="" dry_run=0 skip_check=0 smoke=1 smoke_only=0 base_url=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) only="${2:-}"; shift 2 ;;
     --only=*) only="${1#--only=}"; shift ;;
     --dry-run) dry_run=1; shift ;;
     --skip-check) skip_check=1; shift ;;
+    --no-smoke) smoke=0; shift ;;
+    --smoke-only) smoke_only=1; shift ;;
+    --base-url) base_url="${2:-}"; shift 2 ;;
+    --base-url=*) base_url="${1#--base-url=}"; shift ;;
     -*) echo "deploy: unknown option $1" >&2; exit 2 ;;
     *) [ -z "$alias" ] || { echo "deploy: one alias only" >&2; exit 2; }; alias="$1"; shift ;;
   esac
 done
-[ -n "$alias" ] || { echo "usage: scripts/deploy/deploy.sh <alias> [--only <targets>] [--dry-run] [--skip-check]" >&2; exit 2; }
+USAGE="usage: scripts/deploy/deploy.sh <alias> [--only <targets>] [--dry-run] [--skip-check] [--no-smoke] | <alias> --smoke-only [--only <targets>] | --smoke-only --base-url <url>"
+[ -n "$base_url" ] && [ "$smoke_only" = 0 ] && { echo "deploy: --base-url goes with --smoke-only" >&2; exit 2; }
+[ -n "$alias" ] || [ -n "$base_url" ] || { echo "$USAGE" >&2; exit 2; }
+
+# The functions a target list deploys, comma-separated ("" = none): `functions` is all of them.
+smoke_functions() {
+  local t list=""
+  IFS=',' read -r -a ts <<< "$1"
+  for t in "${ts[@]}"; do
+    case "$t" in
+      functions) echo "all"; return ;;
+      functions:*) list="${list:+$list,}${t#functions:}" ;;
+    esac
+  done
+  echo "$list"
+}
+# Smoke check of the functions in targets $2 at base URL $1.
+run_smoke() {
+  local fns
+  fns="$(smoke_functions "$2")"
+  if [ -z "$fns" ]; then say "no functions among $2: nothing to smoke-check"; return 0; fi
+  # shellcheck disable=SC2046
+  tsx "$ROOT/scripts/deploy/smoke.ts" --base-url "$1" $([ "$fns" = all ] || echo --functions "$fns")
+}
+if [ "$smoke_only" = 1 ] && [ -n "$base_url" ] && [ -z "$alias" ]; then
+  run_smoke "$base_url" "${only:-functions}"
+  exit $?
+fi
 
 # 1. Which project: the alias must be in .firebaserc, and never a demo (emulator-only) project.
-project="$(node -e 'const p=JSON.parse(require("fs").readFileSync(".firebaserc","utf8")).projects||{}; process.stdout.write(p[process.argv[1]]||"")' "$alias")"
-if [ -z "$project" ]; then
-  echo "deploy: .firebaserc has no alias \"$alias\" (add it: firebase use --add <project id> --alias $alias)" >&2
-  exit 2
-fi
-case "$project" in demo-*) echo "deploy: $alias is $project, an emulator-only demo project" >&2; exit 2 ;; esac
+project="$(alias_project "$alias")" || exit 2
 
 # 2. Which targets: default everything; each functions:<name> must be a function of index.ts.
 targets="${only:-functions,firestore,storage}"
@@ -43,6 +73,12 @@ for t in "${parts[@]}"; do
     *) echo "deploy: unknown target \"$t\"" >&2; exit 2 ;;
   esac
 done
+deployed_base="${base_url:-$(served_base_url "$project")}"
+if [ "$smoke_only" = 1 ]; then
+  say "smoke check of $alias ($project) at $deployed_base"
+  run_smoke "$deployed_base" "$targets"
+  exit $?
+fi
 say "deploying $targets to $alias ($project)"
 
 # 3. Everything firebase deploy would refuse, found offline.
@@ -76,9 +112,13 @@ export GCLOUD_PROJECT="$project"
 
 # 5. The MCP URLs of what was deployed.
 if [[ ",$targets," == *",functions"* ]]; then
-  region="$(grep -Eo 'region: "[a-z0-9-]+"' functions/src/index.ts | head -1 | cut -d'"' -f2)"
-  for fn in $(grep -Eo '^export const [a-z][A-Za-z0-9_]*' functions/src/index.ts | awk '{print $3}'); do
+  for fn in $(grep -Eo '^export const [a-z][A-Za-z0-9_]* = onRequest' functions/src/index.ts | awk '{print $3}'); do
     [[ ",$targets," == *",functions,"* || ",$targets," == *",functions:$fn,"* ]] || continue
-    echo "MCP URL: https://${region:-us-central1}-${project}.cloudfunctions.net/$fn"
+    echo "MCP URL: $deployed_base/$fn"
   done
+fi
+
+# 6. Does what was deployed answer? A failure names the function and what it answered.
+if [ "$smoke" = 1 ]; then
+  run_smoke "$deployed_base" "$targets"
 fi

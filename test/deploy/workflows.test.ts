@@ -90,17 +90,55 @@ describe("deploy.yml", () => {
     for (const name of readdirSync(DIR)) expect(read(name)).not.toMatch(/credentials_json|secrets\.|GOOGLE_APPLICATION_CREDENTIALS:/);
   });
 
-  test("checks offline (dry run) before credentials exist, then deploys with the same script; --only per function", () => {
+  test("checks offline (dry run) before credentials exist, deploys with the same script, then smoke-checks what it deployed; --only per function", () => {
     const runs = steps(wf).map((s) => s.run ?? s.uses);
     const dry = runs.findIndex((r) => r.includes("--dry-run"));
     const auth = runs.findIndex((r) => r.startsWith("google-github-actions/auth@"));
     const deploy = runs.findIndex((r) => r.includes("--skip-check"));
+    const smoke = runs.findIndex((r) => r.includes("--smoke-only"));
     expect(dry).toBeGreaterThan(-1);
     expect(dry).toBeLessThan(auth);
     expect(auth).toBeLessThan(deploy);
+    expect(deploy).toBeLessThan(smoke);
     expect(runs[dry]).toBe('bash scripts/deploy/deploy.sh "$DEPLOY_ALIAS" ${DEPLOY_ONLY:+--only "$DEPLOY_ONLY"} --dry-run');
-    expect(runs[deploy]).toBe('bash scripts/deploy/deploy.sh "$DEPLOY_ALIAS" ${DEPLOY_ONLY:+--only "$DEPLOY_ONLY"} --skip-check');
+    expect(runs[deploy]).toBe('bash scripts/deploy/deploy.sh "$DEPLOY_ALIAS" ${DEPLOY_ONLY:+--only "$DEPLOY_ONLY"} --skip-check --no-smoke');
+    expect(runs[smoke]).toBe('bash scripts/deploy/deploy.sh "$DEPLOY_ALIAS" ${DEPLOY_ONLY:+--only "$DEPLOY_ONLY"} --smoke-only');
     expect(job.env.DEPLOY_ONLY).toBe("${{ github.event_name == 'workflow_dispatch' && inputs.only || '' }}");
+  });
+});
+
+describe("release.yml", () => {
+  const wf = load("release.yml");
+  const runsOf = (job: string) => (wf.jobs[job].steps as any[]).map((s) => s.run ?? s.uses) as string[];
+
+  test("runs on version tags only, read-only by default", () => {
+    expect(wf.on).toEqual({ push: { tags: ["v*"] } });
+    expect(wf.permissions).toEqual({ contents: "read" });
+  });
+
+  test("the agent: packed with the tag's version, installed and started from the tarball, then published with provenance by OIDC (no token)", () => {
+    const job = wf.jobs.agent;
+    expect(job.permissions["id-token"]).toBe("write");
+    const runs = runsOf("agent");
+    const pack = runs.findIndex((r) => r.includes("scripts/release/pack-agent.sh"));
+    const check = runs.findIndex((r) => r.includes("test/release/agent-package.test.ts"));
+    const publish = runs.findIndex((r) => r.includes("npm publish"));
+    expect(pack).toBeGreaterThan(-1);
+    expect(runs[pack]).toContain('RELEASE_TAG="$GITHUB_REF_NAME"');
+    expect(pack).toBeLessThan(check);
+    expect(check).toBeLessThan(publish);
+    expect(runs[publish]).toMatch(/npm publish "\$AGENT_TARBALL" --provenance --access public/);
+    expect(read("release.yml")).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN/);
+  });
+
+  test("the plugin: built for production, zipped, attached to the release with notes", () => {
+    expect(runsOf("plugin")).toContain("bash scripts/release/plugin.sh production dist/release");
+    const release = wf.jobs.release;
+    expect(release.needs).toEqual(["agent", "plugin"]);
+    expect(release.permissions).toEqual({ contents: "write" });
+    const create = runsOf("release").find((r) => r.includes("gh release create"))!;
+    expect(create).toContain("scripts/release/notes.sh");
+    expect(create).toMatch(/gh release create "\$GITHUB_REF_NAME" dist\/release\/\*\.zip .*--notes-file dist\/release-notes\.md --generate-notes/);
   });
 });
 
