@@ -11,6 +11,8 @@ import { hitRateLimit, peekRateLimit, type RateLimitDecision } from "../../platf
 
 const IP_SCALE = envNumber("OAUTH_IP_LIMIT_SCALE", 1, { min: 1 });
 const RETRY_SECONDS = 30;
+/** A limiter that has not answered by then counts as unreachable (Firestore's own retries take a minute). */
+const DECISION_TIMEOUT_MS = 10_000;
 
 export interface Limit {
   bucket: string;
@@ -30,7 +32,9 @@ const options = (req: HttpRequest, l: Limit) => ({
 async function decide(run: () => Promise<RateLimitDecision>): Promise<number | undefined> {
   let decision: RateLimitDecision;
   try {
-    decision = await run();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("rate limiter timed out")), DECISION_TIMEOUT_MS)));
+    decision = await Promise.race([run(), deadline]).finally(() => clearTimeout(timer));
   } catch {
     throw new ToolError("unavailable", `Sign-in is briefly unavailable: try again in ${RETRY_SECONDS} seconds`, { retryAfterSeconds: RETRY_SECONDS });
   }
