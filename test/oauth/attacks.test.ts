@@ -25,6 +25,7 @@ import {
   claimsOf,
   formPost,
   mcpToolsList,
+  backdateAccount,
   mintAccessToken,
   pkcePair,
   REDIRECT_URI,
@@ -263,7 +264,7 @@ describe("6. sign-in limits slow a guesser without locking the owner out", () =>
       await Promise.all(Array.from({ length: 10 }, (_, j) => postSignIn(emailFor(user.uid), `wrong-${i + j}`, from)));
     }
     expect(await (await postSignIn(emailFor(user.uid), TEST_PASSWORD, address())).text()).toMatch(/Too many attempts\. Try again in/);
-  });
+  }, 300_000);
 });
 
 describe("8. cost per person is bounded", () => {
@@ -393,6 +394,7 @@ describe("access tokens for connectors that do not refresh (24 h), revocation st
     const clientId = await registerClient();
     const issued = await tokensFor(user, clientId);
     const grantId = claimsOf(issued.access_token).gid as string;
+    await backdateAccount(user.uid, 6 * 3600); // an account older than the token
     const now = Math.floor(Date.now() / 1000);
     const old = await mintAccessToken({ uid: user.uid, domain: "dermal", grantId, clientId, iat: now - 3 * 3600, exp: now + 21 * 3600 });
     expect((await mcpToolsList("dermal", old)).status).toBe(200);
@@ -406,6 +408,7 @@ describe("access tokens for connectors that do not refresh (24 h), revocation st
     const user = await createUser();
     const clientId = await registerClient();
     const issued = await tokensFor(user, clientId);
+    await backdateAccount(user.uid, 6 * 3600);
     const now = Math.floor(Date.now() / 1000);
     const old = await mintAccessToken({ uid: user.uid, domain: "dermal", grantId: claimsOf(issued.access_token).gid, clientId, iat: now - 3 * 3600, exp: now + 21 * 3600 });
     expect((await mcpToolsList("dermal", old)).status).toBe(200);

@@ -9,7 +9,7 @@ import { importJWK, SignJWT } from "jose";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { csrfOf, signInCookie } from "./devices.js";
-import { functionUrl, type TestUser } from "./emulators.js";
+import { functionUrl, PROJECT, type TestUser } from "./emulators.js";
 
 export const REDIRECT_URI = "http://127.0.0.1:33418/callback";
 
@@ -209,3 +209,16 @@ export async function mintAccessToken(c: { uid: string; domain: string; grantId:
 
 /** The claims of one of our access tokens (not verified: the functions do that). */
 export const claimsOf = (token: string): Record<string, any> => JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString("utf8"));
+
+/**
+ * Makes an account's tokens valid since `seconds` ago (the Auth emulator's accounts:update, as an
+ * account created long before): tokens issued before an account's validSince are refused.
+ */
+export async function backdateAccount(uid: string, seconds: number): Promise<void> {
+  const res = await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/projects/${PROJECT}/accounts:update`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer owner" },
+    body: JSON.stringify({ localId: uid, validSince: String(Math.floor(Date.now() / 1000) - seconds) }),
+  });
+  if (!res.ok) throw new Error(`could not backdate ${uid}: HTTP ${res.status} ${await res.text()}`);
+}

@@ -15,8 +15,12 @@ import { col, sha256 } from "../store.js";
 import { fields, noStore, oauthError, route } from "./route.js";
 
 const invalidGrant = (why: string) => oauthError(400, "invalid_grant", why);
-/** How long a repeated refresh with the same token gets the same successor back. */
-const REFRESH_GRACE_MS = 10_000;
+/**
+ * How long a repeated refresh with the same token gets the same successor back (while that
+ * successor is unused). Parallel requests can wait out a cold start of several seconds before
+ * they run; the same successor is never a second chain, so the grace can cover that.
+ */
+const REFRESH_GRACE_MS = 60_000;
 
 export const tokenRoute = route(
   "POST",
