@@ -308,7 +308,13 @@ describe("sign-in methods and remembered consent", () => {
   test("a sign-in link sent by email signs the person in (the Auth emulator holds the email)", async () => {
     const user = await createUser();
     const email = emailFor(user.uid);
-    const sent = await post("/signin/email-link", { email, next: "/apps" });
+    const { signInForm } = await import("../support/devices.js");
+    const signInPage = await signInForm();
+    const sent = await fetch(oauthUrl("/signin/email-link"), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: signInPage.cookie },
+      body: new URLSearchParams({ email, next: "/apps", csrf: signInPage.csrf }).toString(),
+    });
     expect(await sent.text()).toContain("Check your email");
     const nonce = sent.headers.get("set-cookie")!.split(";")[0]!;
     const codes = (await (await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/emulator/v1/projects/${PROJECT}/oobCodes`)).json()) as { oobCodes: { email: string; oobLink: string; requestType: string }[] };
