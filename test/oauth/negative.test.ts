@@ -8,7 +8,7 @@ import type { Server } from "node:http";
 import { afterAll, describe, expect, test } from "vitest";
 import { importJWK, SignJWT } from "jose";
 import { adminAuth, adminDb, createUser, emailFor, functionUrl, PROJECT, type TestUser } from "../support/emulators.js";
-import { oauthUrl, pairDevice } from "../support/devices.js";
+import { oauthUrl, pairDevice, postSignIn } from "../support/devices.js";
 import { authorizeInBrowser, REDIRECT_URI, serveDocument } from "../support/oauth.js";
 
 const servers: Server[] = [];
@@ -308,7 +308,13 @@ describe("sign-in methods and remembered consent", () => {
   test("a sign-in link sent by email signs the person in (the Auth emulator holds the email)", async () => {
     const user = await createUser();
     const email = emailFor(user.uid);
-    const sent = await post("/signin/email-link", { email, next: "/apps" });
+    const { signInForm } = await import("../support/devices.js");
+    const signInPage = await signInForm();
+    const sent = await fetch(oauthUrl("/signin/email-link"), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: signInPage.cookie },
+      body: new URLSearchParams({ email, next: "/apps", csrf: signInPage.csrf }).toString(),
+    });
     expect(await sent.text()).toContain("Check your email");
     const nonce = sent.headers.get("set-cookie")!.split(";")[0]!;
     const codes = (await (await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/emulator/v1/projects/${PROJECT}/oobCodes`)).json()) as { oobCodes: { email: string; oobLink: string; requestType: string }[] };
@@ -327,26 +333,38 @@ describe("sign-in methods and remembered consent", () => {
     expect((await fetch(back, { redirect: "manual", headers: { cookie: nonce } })).status).toBe(400);
   });
 
-  test("consent is remembered per user and client: the second authorization goes straight back", async () => {
+  test("consent is remembered per user, client and exact https redirect: the second authorization goes straight back", async () => {
     const user = await createUser();
-    const clientId = await register();
-    await codeFor(user, clientId);
-    const { challenge } = pkce();
-    const { signInCookie } = await import("../support/devices.js");
+    const https = "https://app.example/oauth/callback";
+    const clientId = await register([https]);
+    const { signInCookie, csrfOf } = await import("../support/devices.js");
     const cookie = await signInCookie(user);
-    const first = await fetch(authorizeUrl(clientId, challenge), { redirect: "manual" });
-    const consent = await fetch(new URL(first.headers.get("location")!), { redirect: "manual", headers: { cookie } });
-    expect(consent.status).toBe(303);
-    const back = new URL(consent.headers.get("location")!);
-    expect(back.origin + back.pathname).toBe(REDIRECT_URI);
+    const ask = async () => {
+      const start = await fetch(authorizeUrl(clientId, pkce().challenge, { redirect_uri: https }), { redirect: "manual" });
+      return fetch(new URL(start.headers.get("location")!), { redirect: "manual", headers: { cookie } });
+    };
+    const first = await ask();
+    expect(first.status).toBe(200); // the consent page
+    const html = await first.text();
+    await fetch(oauthUrl("/consent"), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ rid: /name="rid" value="([^"]+)"/.exec(html)![1]!, csrf: csrfOf(html), decision: "allow" }).toString(),
+    });
+    const second = await ask();
+    expect(second.status).toBe(303);
+    const back = new URL(second.headers.get("location")!);
+    expect(back.origin + back.pathname).toBe(https);
     expect(back.searchParams.get("code")).toMatch(/^mcpac_/);
   });
 });
 
-test("password guessing on one account is stopped after 20 tries in 10 minutes, with the wait named", async () => {
+test("password guessing on one account from one address is stopped after 10 tries in 10 minutes, with the wait named", async () => {
   const user = await createUser();
-  const attempt = async (password: string) => (await post("/signin", { email: emailFor(user.uid), password, next: "/apps" })).text();
-  for (let i = 0; i < 20; i++) expect(await attempt(`wrong-${i}`)).toContain("Wrong email or password.");
-  const refused = await attempt("test-password-123"); // even the right password waits now
-  expect(refused).toMatch(/Too many attempts\. Try again in \d+ seconds\./);
+  const from = { "x-forwarded-for": "198.51.100.7" };
+  const attempt = async (password: string) => (await postSignIn(emailFor(user.uid), password, from)).text();
+  for (let i = 0; i < 10; i++) expect(await attempt(`wrong-${i}`)).toContain("Wrong email or password.");
+  const refused = await attempt("test-password-123"); // even the right password waits now, from this address
+  expect(refused).toMatch(/Too many attempts\. Try again in \d+ (seconds|minutes)\./);
 });

@@ -102,7 +102,9 @@ test("a person signs in, allows an app, pairs a device, sees both on the connect
   const device = await startDeviceAuthorization("desktop-agent", "Kitchen PC");
   await page.goto(device.verification_uri_complete);
   const pairing = await page.$eval("main", (m) => m.textContent ?? "");
-  expect(pairing).toContain("Pair Kitchen PC?");
+  expect(pairing).toContain("Pair a desktop agent?");
+  expect(pairing).toContain("A Fotos desktop agent named “Kitchen PC” asks to connect to your account");
+  expect(pairing).toContain("Confirm only a code you started yourself");
   expect(pairing).toContain(device.user_code);
   await shot(page, "4-pair-device");
   await Promise.all([page.waitForNavigation(), page.click("button[value=approve]")]);

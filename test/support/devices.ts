@@ -25,11 +25,23 @@ const form = (fields: Record<string, string>) => ({
   redirect: "manual" as const,
 });
 
+/** Opens the sign-in page as a fresh browser: its pre-session cookie and the form's CSRF token. */
+export async function signInForm(headers: Record<string, string> = {}): Promise<{ cookie: string; csrf: string }> {
+  const res = await fetch(oauthUrl("/signin?next=%2Fapps"), { headers });
+  const cookie = res.headers.get("set-cookie")?.split(";")[0] ?? "";
+  return { cookie, csrf: csrfOf(await res.text()) };
+}
+
+/** Posts the sign-in form as a browser would (the page first, then the form with its CSRF token). */
+export async function postSignIn(email: string, password: string, headers: Record<string, string> = {}): Promise<Response> {
+  const { cookie, csrf } = await signInForm(headers);
+  return fetch(oauthUrl("/signin"), { ...form({ email, password, next: "/apps", csrf }), headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...headers } });
+}
+
 /** Signs `user` in on the authorization server's page (as a browser would) and returns its session cookie. */
-export async function signInCookie(user: TestUser): Promise<string> {
-  const email = emailFor(user.uid);
-  const res = await fetch(oauthUrl("/signin"), form({ email, password: TEST_PASSWORD, next: "/apps" }));
-  const cookie = res.headers.get("set-cookie")?.split(";")[0];
+export async function signInCookie(user: TestUser, headers: Record<string, string> = {}): Promise<string> {
+  const res = await postSignIn(emailFor(user.uid), TEST_PASSWORD, headers);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__session="))?.split(";")[0];
   if (res.status !== 303 || !cookie) throw new Error(`sign-in failed: HTTP ${res.status} ${await res.text()}`);
   return cookie;
 }
@@ -38,12 +50,12 @@ export async function signInCookie(user: TestUser): Promise<string> {
 export const csrfOf = (html: string): string => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
 
 /** Confirms (or denies) a device's user code as `user`, through the /device page. */
-export async function confirmUserCode(user: TestUser, userCode: string, decision: "approve" | "deny" = "approve"): Promise<void> {
-  const cookie = await signInCookie(user);
-  const page = await fetch(oauthUrl(`/device?user_code=${encodeURIComponent(userCode)}`), { headers: { cookie } });
+export async function confirmUserCode(user: TestUser, userCode: string, decision: "approve" | "deny" = "approve", headers: Record<string, string> = {}): Promise<void> {
+  const cookie = await signInCookie(user, headers);
+  const page = await fetch(oauthUrl(`/device?user_code=${encodeURIComponent(userCode)}`), { headers: { cookie, ...headers } });
   const html = await page.text();
   if (!html.includes(userCode)) throw new Error(`the device page does not show ${userCode}: ${html.slice(0, 300)}`);
-  const res = await fetch(oauthUrl("/device"), { ...form({ user_code: userCode, csrf: csrfOf(html), decision }), headers: { "content-type": "application/x-www-form-urlencoded", cookie } });
+  const res = await fetch(oauthUrl("/device"), { ...form({ user_code: userCode, csrf: csrfOf(html), decision }), headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...headers } });
   if (res.status !== 200) throw new Error(`confirming the code failed: HTTP ${res.status}`);
 }
 
@@ -70,6 +82,18 @@ export async function pairDevice(user: TestUser, kind: DeviceKind, name = `test 
     accessToken: body.access_token as string,
     ...(body.firebase_custom_token ? { firebaseCustomToken: body.firebase_custom_token as string, firebase: body.firebase as PairedDevice["firebase"] } : {}),
   };
+}
+
+/** A desktop agent's own Firebase sign-in: its custom token exchanged for an ID token at the Auth emulator. */
+export async function deviceIdToken(device: PairedDevice): Promise<string> {
+  const res = await fetch(`http://${device.firebase!.authEmulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=demo`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token: device.firebaseCustomToken, returnSecureToken: true }),
+  });
+  const body = (await res.json()) as { idToken?: string; refreshToken?: string };
+  if (!body.idToken) throw new Error(`the device could not sign in: ${JSON.stringify(body)}`);
+  return body.idToken;
 }
 
 /** Exchanges a device credential for a fresh access token. */

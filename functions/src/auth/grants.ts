@@ -43,11 +43,14 @@ export async function revokeGrant(kind: GrantKind, id: string): Promise<void> {
   await grantRef(kind, id).update({ revokedAt: FieldValue.serverTimestamp() });
   if (kind === "device") {
     // Plugins never sign in to Firebase: no such user is fine.
-    await getAuth(adminApp())
-      .updateUser(`device_${id}`, { disabled: true })
-      .catch((err: { code?: string }) => {
-        if (err.code !== "auth/user-not-found") throw err;
-      });
+    // Its refresh token is revoked too, so it cannot get a new ID token; the one it holds is
+    // refused by every function (verify.ts) and by the rules, which check the device document.
+    const auth = getAuth(adminApp());
+    const ignoreMissing = (err: { code?: string }) => {
+      if (err.code !== "auth/user-not-found") throw err;
+    };
+    await auth.updateUser(`device_${id}`, { disabled: true }).catch(ignoreMissing);
+    await auth.revokeRefreshTokens(`device_${id}`).catch(ignoreMissing);
   }
 }
 

@@ -21,6 +21,12 @@ export interface AccessPolicy {
   allowNullOrigin?: boolean;
   /** A public document (discovery metadata, keys): any origin may read it, with CORS `*`. */
   anyOrigin?: boolean;
+  /**
+   * A page that acts on a session cookie (sign-in, consent, device, apps): localhost origins count
+   * only in the emulator or where ALLOWED_ORIGINS lists them, since any program on the person's
+   * computer can serve a page there. (MCP endpoints take bearer tokens, not cookies.)
+   */
+  cookies?: boolean;
 }
 
 export const OPEN: AccessPolicy = { accept: [] };

@@ -6,9 +6,15 @@ import { randomUUID } from "node:crypto";
 import { createRemoteJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from "jose";
 import { firestore } from "../platform/firebase.js";
 import type { DeviceKind } from "./policy.js";
+import { envNumber } from "../mcp/env.js";
 import { isEmulator } from "./urls.js";
 
-export const ACCESS_TOKEN_SECONDS = 10 * 60;
+/**
+ * How long an access token lives: a working day by default, so a connector that never refreshes
+ * keeps working (ACCESS_TOKEN_SECONDS per deployment). A long life does not delay revocation:
+ * every request checks the token's grant and the account (verify.ts).
+ */
+export const ACCESS_TOKEN_SECONDS = envNumber("ACCESS_TOKEN_SECONDS", 24 * 3600, { min: 60 });
 const ALG = "ES256";
 
 export type GrantKind = "client" | "device";

@@ -22,11 +22,23 @@ export function baseUrl(headers: IncomingHttpHeaders): string {
 export const functionUrl = (name: string, headers: IncomingHttpHeaders): string => `${baseUrl(headers)}/${name}`;
 export const issuerUrl = (headers: IncomingHttpHeaders): string => functionUrl(AUTHORIZATION_SERVER, headers);
 
-/** The function a resource URL names, when it is one of this project's functions. */
+/**
+ * The function a resource URL names, when it is one of this project's functions. Clients send the
+ * URL the person configured, so a query (`…/figma?userIds=1`), a fragment or trailing slashes do
+ * not change which function it is; tokens are bound to functionUrl(name), the canonical form.
+ */
 export function functionOf(resource: string, headers: IncomingHttpHeaders): string | undefined {
-  const base = `${baseUrl(headers)}/`;
-  const normalized = resource.replace(/#.*$/, "").replace(/\/+$/, "");
-  if (!normalized.startsWith(base)) return undefined;
-  const name = normalized.slice(base.length);
+  let asked: URL;
+  let base: URL;
+  try {
+    asked = new URL(resource);
+    base = new URL(`${baseUrl(headers)}/`);
+  } catch {
+    return undefined;
+  }
+  if (asked.origin !== base.origin || asked.username || asked.password) return undefined;
+  const path = asked.pathname.replace(/\/+$/, "");
+  if (!path.startsWith(base.pathname)) return undefined;
+  const name = path.slice(base.pathname.length);
   return /^[a-z][a-z0-9-]*$/.test(name) ? name : undefined;
 }

@@ -50,6 +50,9 @@ export class CallerVerifier implements OAuthTokenVerifier {
     const decoded = await verifyIdToken(token).catch(() => {
       throw refuse("The bearer token is invalid or expired: sign in again and send a fresh token");
     });
+    // A paired desktop agent's own Firebase identity (uid device_…, claim `device`) exists only for
+    // the Firestore documents its rules open; at a function it is refused wherever it is sent.
+    if (isDeviceIdentity(decoded)) throw refuse("This endpoint does not accept a device's Firebase sign-in; a device uses its device token, a person their own sign-in");
     this.accepts("id-token");
     const account = await accountState(decoded.uid);
     if (decoded.iat < account.validAfterSeconds) throw refuse("This token was revoked: sign in again");
@@ -84,6 +87,8 @@ export class CallerVerifier implements OAuthTokenVerifier {
     return { token, clientId: claims.clientId, scopes: claims.scopes, expiresAt: claims.expiresAt, resource: new URL(claims.resource), extra: { caller } };
   }
 }
+
+const isDeviceIdentity = (decoded: DecodedIdToken): boolean => decoded.device !== undefined || decoded.kind !== undefined || decoded.uid.startsWith("device_");
 
 // Verified ID tokens, so an agent's many calls with one token pay for verification once. The
 // account itself is re-checked through accountState (disabled, revoked, claims changed).

@@ -120,7 +120,7 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     return sendJson(res, 200, resourceMetadata(domain, self, req), { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" });
   }
   const publicDocument = policy.anyOrigin === true && hostAllowed(req);
-  if (!publicDocument && (!hostAllowed(req) || !originAllowed(req, { allowNull: policy.allowNullOrigin, selfHost: new URL(self).hostname }))) {
+  if (!publicDocument && (!hostAllowed(req) || !originAllowed(req, { allowNull: policy.allowNullOrigin, selfHost: new URL(self).hostname, cookies: policy.cookies === true }))) {
     log.warn("refused origin", { origin: req.get("origin"), host: req.get("host") });
     return sendJsonRpcError(res, 403, JSONRPC.INVALID_REQUEST, "Forbidden: this origin may not call this server.");
   }

@@ -6,16 +6,20 @@ import type { Request } from "express";
 import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import { isEmulator } from "../auth/urls.js";
 
-/** Hostnames allowed in Origin: localhost plus ALLOWED_ORIGINS (comma-separated hostnames). */
-function allowedOriginHosts(): string[] {
+/**
+ * Hostnames allowed in Origin: ALLOWED_ORIGINS (comma-separated hostnames), plus localhost, except
+ * on cookie-bearing pages outside the emulator (see AccessPolicy.cookies).
+ */
+function allowedOriginHosts(cookies: boolean): string[] {
   const extra = (process.env.ALLOWED_ORIGINS ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
-  return [...localhostAllowedHostnames(), ...extra];
+  return cookies && !isEmulator() ? extra : [...localhostAllowedHostnames(), ...extra];
 }
 
-export function originAllowed(req: Request, { allowNull = false, selfHost }: { allowNull?: boolean; selfHost?: string } = {}): boolean {
+export function originAllowed(req: Pick<Request, "get">, { allowNull = false, selfHost, cookies = false }: { allowNull?: boolean; selfHost?: string; cookies?: boolean } = {}): boolean {
   const origin = req.get("origin");
   if (allowNull && origin === "null") return true;
-  return validateOriginHeader(origin, selfHost ? [...allowedOriginHosts(), selfHost] : allowedOriginHosts()).ok;
+  const hosts = allowedOriginHosts(cookies);
+  return validateOriginHeader(origin, selfHost ? [...hosts, selfHost] : hosts).ok;
 }
 
 /** On the emulator (bound to loopback) the Host header must be a loopback name too. */

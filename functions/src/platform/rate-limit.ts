@@ -92,6 +92,26 @@ function remember(id: string, until: number, now: number): void {
   refusedUntil.set(id, until);
 }
 
+/**
+ * Whether `key` is over the limit now, without counting a request: for limits that count only
+ * failures (wrong codes), checked before the attempt and hit after a failure.
+ */
+export async function peekRateLimit(key: string, opts: RateLimitOptions, now = Date.now()): Promise<RateLimitDecision> {
+  const known = rememberedRefusal(key, opts, now);
+  if (known) return known;
+  const windowMs = opts.windowSeconds * 1000;
+  const windowStart = Math.floor(now / windowMs) * windowMs;
+  const elapsed = (now - windowStart) / windowMs;
+  const collection = firestore().collection(RATE_LIMIT_COLLECTION);
+  const [cur, prev] = await firestore().getAll(collection.doc(rateLimitDocId(opts.bucket, key, windowStart)), collection.doc(rateLimitDocId(opts.bucket, key, windowStart - windowMs)));
+  const previous = Number(prev?.get("count") ?? 0);
+  const current = Number(cur?.get("count") ?? 0);
+  const capacity = Math.max(0, Math.min(opts.limit, Math.floor(opts.limit - previous * (1 - elapsed) + 1e-9)));
+  if (current < capacity) return { allowed: true, limit: opts.limit, remaining: capacity - current, retryAfterSeconds: 0 };
+  const waitMs = msUntilAllowed({ current, previous }, now - windowStart, windowMs, opts.limit);
+  return { allowed: false, limit: opts.limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+}
+
 /** Counts one request for `key` and says whether it is within the limit. */
 export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Date.now()): Promise<RateLimitDecision> {
   const known = rememberedRefusal(key, opts, now);

@@ -8,11 +8,19 @@ import { envNumber } from "../../mcp/env.js";
 import { invalidInput, timedOut, ToolError, unauthenticated, unavailable } from "../../mcp/errors.js";
 import { agents, agentsOf, createRequest, failIfOpen, isOnline, requests, toAgent, toRequest, type Agent, type CaptureRequest } from "./agents/registry.js";
 import { loadScreenshot, type CaptureMode, type ScreenshotMeta } from "./store.js";
+import { QUOTAS, useQuota } from "../../platform/quota.js";
 
 /** How long a capture may take besides its delay (FOTOS_CAPTURE_TIMEOUT_MS, default 30 s). */
 export const CAPTURE_TIMEOUT_MS = envNumber("FOTOS_CAPTURE_TIMEOUT_MS", 30_000, { min: 1000 });
 /** Longest delay_ms accepted (5 minutes: Claude's clients give a call about 300 s). */
 export const MAX_DELAY_MS = 240_000;
+
+/**
+ * A device name as data in tool text: the person who paired the device chose it, so it is shown
+ * JSON-quoted (nothing can close the quotes) with anything but letters, digits, spaces and . _ ( ) -
+ * dropped, also for names stored before pairing enforced that set.
+ */
+export const quoted = (name: string): string => JSON.stringify(name.replace(/[^\p{L}\p{N} ._()-]/gu, "").slice(0, 40));
 
 export interface CaptureArgs {
   mode?: CaptureMode;
@@ -34,14 +42,14 @@ const START_HINT = "start it with `npx fotos-agent run` on your computer (pair i
 export function notRunning(all: Agent[]): ToolError {
   const seen = all.filter((a) => a.lastSeenAt.getTime() > 0).sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime())[0];
   const when = seen
-    ? `no Fotos agent of yours is online (last seen ${seen.lastSeenAt.toISOString()} on "${seen.name}")`
+    ? `no Fotos agent of yours is online (last seen ${seen.lastSeenAt.toISOString()} on ${quoted(seen.name)})`
     : "no Fotos agent is paired with your account yet";
   return unavailable(`Fotos application is not running: ${when}. To capture screenshots, ${START_HINT}`);
 }
 
 export function noDisplay(agent: Agent): ToolError {
   return unavailable(
-    `No display server is available for screenshot capture: the Fotos agent on "${agent.name}" runs without a graphical session (no DISPLAY or WAYLAND_DISPLAY). Start the agent inside your desktop session`,
+    `No display server is available for screenshot capture: the Fotos agent on ${quoted(agent.name)} runs without a graphical session (no DISPLAY or WAYLAND_DISPLAY). Start the agent inside your desktop session`,
   );
 }
 
@@ -62,7 +70,7 @@ function checkArgs(agent: Agent, args: Required<Pick<CaptureArgs, "mode">> & Cap
   if (args.mode === "monitor" && agent.monitors.length && (args.monitor_index ?? 0) >= agent.monitors.length) {
     const list = agent.monitors.map((m) => `${m.index}: ${m.width}×${m.height} at ${m.x},${m.y}`).join("; ");
     throw invalidInput(
-      `Invalid input: monitor_index ${args.monitor_index} does not exist on "${agent.name}", which has ${agent.monitors.length} monitor${agent.monitors.length === 1 ? "" : "s"} (${list})`,
+      `Invalid input: monitor_index ${args.monitor_index} does not exist on ${quoted(agent.name)}, which has ${agent.monitors.length} monitor${agent.monitors.length === 1 ? "" : "s"} (${list})`,
     );
   }
 }
@@ -79,6 +87,7 @@ export async function captureScreenshot(ctx: RequestContext, args: CaptureArgs):
   const delayMs = Math.min(Math.max(0, Math.floor(args.delay_ms ?? 0)), MAX_DELAY_MS);
   const { agent, others } = await pickAgent(uid);
   checkArgs(agent, { ...args, mode });
+  await useQuota(uid, QUOTAS.captures);
 
   const budget = CAPTURE_TIMEOUT_MS + delayMs;
   const id = await createRequest(
@@ -161,18 +170,18 @@ function waitForAgent(ctx: RequestContext, id: string, agent: Agent, budgetMs: n
       if (!isOnline(current)) {
         giveUp(
           unavailable(
-            `The Fotos agent on "${agent.name}" stopped before it answered (last seen ${current.lastSeenAt.toISOString()}), so no screenshot was taken. Start it again (\`npx fotos-agent run\`) and retry`,
+            `The Fotos agent on ${quoted(agent.name)} stopped before it answered (last seen ${current.lastSeenAt.toISOString()}), so no screenshot was taken. Start it again (\`npx fotos-agent run\`) and retry`,
           ),
         );
         return;
       }
       if (elapsed >= budgetMs) {
         giveUp(
-          timedOut(`The Fotos agent on "${agent.name}" did not answer within ${Math.round(budgetMs / 1000)} seconds, so no screenshot was taken. Check that it is running and not stuck, then retry`),
+          timedOut(`The Fotos agent on ${quoted(agent.name)} did not answer within ${Math.round(budgetMs / 1000)} seconds, so no screenshot was taken. Check that it is running and not stuck, then retry`),
         );
         return;
       }
-      void ctx.progress(Math.round(elapsed / 1000), Math.round(budgetMs / 1000), `Waiting for the Fotos agent on "${agent.name}" to capture`);
+      void ctx.progress(Math.round(elapsed / 1000), Math.round(budgetMs / 1000), `Waiting for the Fotos agent on ${quoted(agent.name)} to capture`);
     }, 500);
     stops.push(() => clearInterval(ticker));
     const onAbort = () => giveUp(new ToolError("conflict", "The capture was cancelled by the client"));

@@ -11,7 +11,12 @@ export interface OAuthClient {
   /** Where the client's description came from, shown on the consent page. */
   host: string;
   registration: "metadata-document" | "dynamic";
+  /** Whether it may use refresh tokens (its grant_types, when it lists them, include refresh_token). */
+  mayRefresh: boolean;
 }
+
+/** A dynamically registered client never used to get a token is deleted after this long. */
+export const UNUSED_CLIENT_DAYS = 7;
 
 export class ClientError extends Error {}
 
@@ -22,9 +27,11 @@ export async function resolveClient(clientId: string): Promise<OAuthClient> {
   if (/^https?:\/\//i.test(clientId)) return fromMetadataDocument(clientId);
   if (!/^mcpclient_[A-Za-z0-9_-]{10,40}$/.test(clientId)) throw new ClientError("Unknown client_id: register the client first");
   const doc = await col("clients").doc(clientId).get();
-  if (!doc.exists) throw new ClientError("Unknown client_id: register the client first");
+  // Never-used registrations expire (a TTL policy deletes them; until it runs, they are refused here).
+  if (!doc.exists || (doc.get("expiresAt") && doc.get("expiresAt").toMillis() < Date.now())) throw new ClientError("Unknown client_id: register the client first");
   const redirectUris = doc.get("redirect_uris") as string[];
-  return { clientId, name: doc.get("client_name") ?? "Unnamed app", redirectUris, host: hostOf(redirectUris[0]), registration: "dynamic" };
+  const grantTypes = doc.get("grant_types") as string[] | undefined;
+  return { clientId, name: doc.get("client_name") ?? "Unnamed app", redirectUris, host: hostOf(redirectUris[0]), registration: "dynamic", mayRefresh: !grantTypes || grantTypes.includes("refresh_token") };
 }
 
 async function fromMetadataDocument(clientId: string): Promise<OAuthClient> {
@@ -58,6 +65,7 @@ async function fromMetadataDocument(clientId: string): Promise<OAuthClient> {
     redirectUris,
     host: url.hostname,
     registration: "metadata-document",
+    mayRefresh: !Array.isArray(d.grant_types) || d.grant_types.includes("refresh_token"),
   };
   if (cache.size > 500) cache.clear();
   cache.set(clientId, { client, at: Date.now() });
@@ -71,6 +79,19 @@ const hostOf = (uri: string | undefined): string => {
     return "unknown";
   }
 };
+
+/**
+ * Whether a redirect URI proves nothing about who receives the code: a loopback port or a custom
+ * scheme can be taken by any program on the person's computer.
+ */
+export function unverifiableRedirect(uri: string): boolean {
+  try {
+    const u = new URL(uri);
+    return u.protocol !== "https:";
+  } catch {
+    return true;
+  }
+}
 
 const isLoopback = (u: URL) => u.protocol === "http:" && ["127.0.0.1", "[::1]", "localhost"].includes(u.hostname);
 

@@ -1,6 +1,7 @@
 // Issuing tokens for a grant: a short-lived access token for one function's URL, and for a
 // paired desktop agent a Firebase custom token (its uid is `device_<id>`, with the owner's uid
 // and the device id as claims, so Firestore rules can limit it to its own capture requests).
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { getAuth } from "firebase-admin/auth";
 import type { DeviceKind } from "../../auth/policy.js";
 import { signAccessToken, type GrantKind } from "../../auth/tokens.js";
@@ -34,25 +35,52 @@ export async function accessTokenFor(req: HttpRequest, g: GrantRef): Promise<{ a
   return { access_token: token, token_type: "Bearer", expires_in: seconds, scope: g.scopes.join(" ") };
 }
 
-/** A new refresh token (or device credential) for a grant; only its hash is stored. */
-export async function newRefreshToken(g: GrantRef, { rotating }: { rotating: boolean }): Promise<string> {
+/** A new refresh token (or device credential) and the record kept for it (by its hash only). */
+export function refreshTokenRecord(g: GrantRef, { rotating }: { rotating: boolean }): { token: string; id: string; data: Record<string, unknown> } {
   const token = secret(g.grantKind === "device" ? "mcpdev" : "mcprt");
-  await col("refreshTokens")
-    .doc(sha256(token))
-    .create({
-      uid: g.uid,
-      grantId: g.grantId,
-      grantKind: g.grantKind,
-      clientId: g.clientId,
-      resource: g.resource,
-      scopes: g.scopes,
-      device: g.device ?? null,
-      rotating,
-      createdAt: new Date(),
-      // A device credential lives until the device is unpaired; a client's until it is used or 30 days pass.
-      expiresAt: rotating ? expiresIn(REFRESH_TOKEN_DAYS * 24 * 3600) : null,
-    });
+  const data = {
+    uid: g.uid,
+    grantId: g.grantId,
+    grantKind: g.grantKind,
+    clientId: g.clientId,
+    resource: g.resource,
+    scopes: g.scopes,
+    device: g.device ?? null,
+    rotating,
+    createdAt: new Date(),
+    // A device credential lives until the device is unpaired; a client's until it is used or 30 days pass.
+    expiresAt: rotating ? expiresIn(REFRESH_TOKEN_DAYS * 24 * 3600) : null,
+  };
+  return { token, id: sha256(token), data };
+}
+
+export async function newRefreshToken(g: GrantRef, opts: { rotating: boolean }): Promise<string> {
+  const { token, id, data } = refreshTokenRecord(g, opts);
+  await col("refreshTokens").doc(id).create(data);
   return token;
+}
+
+// The successor of a rotated refresh token is kept encrypted under a key derived from the token it
+// replaces, so a refresh repeated within the grace period gets the same successor back (never a
+// second chain), and only whoever holds that token can read it; the database alone cannot.
+const successorKey = (presented: string) => createHash("sha256").update(`successor:${presented}`).digest();
+
+export function sealSuccessor(presented: string, successor: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", successorKey(presented), iv);
+  const sealed = Buffer.concat([cipher.update(successor, "utf8"), cipher.final()]);
+  return [iv, sealed, cipher.getAuthTag()].map((b) => b.toString("base64url")).join(".");
+}
+
+export function openSuccessor(presented: string, sealed: string): string | undefined {
+  try {
+    const [iv, data, tag] = sealed.split(".").map((p) => Buffer.from(p, "base64url"));
+    const decipher = createDecipheriv("aes-256-gcm", successorKey(presented), iv!);
+    decipher.setAuthTag(tag!);
+    return Buffer.concat([decipher.update(data!), decipher.final()]).toString("utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 function webApiKey(): string {

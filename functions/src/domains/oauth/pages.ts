@@ -33,23 +33,23 @@ export function errorPage(title: string, message: string, status = 400): HttpRep
   return page(title, `<h1>${escapeHtml(title)}</h1><p class="error">${escapeHtml(message)}</p>`, { status });
 }
 
-export function signInPage(opts: { action: string; next: string; error?: string; email?: string; purpose: string; emailLink: boolean; google: boolean }): HttpReply {
+export function signInPage(opts: { action: string; next: string; csrf: string; setCookie?: string; error?: string; status?: number; email?: string; purpose: string; emailLink: boolean; google: boolean }): HttpReply {
   const error = opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : "";
   const google = opts.google
-    ? `<form method="post" action="${escapeHtml(opts.action)}/google">${hidden({ next: opts.next })}<button class="secondary" type="submit">Sign in with Google</button></form>`
+    ? `<form method="post" action="${escapeHtml(opts.action)}/google">${hidden({ next: opts.next, csrf: opts.csrf })}<button class="secondary" type="submit">Sign in with Google</button></form>`
     : "";
   const link = opts.emailLink
-    ? `<form method="post" action="${escapeHtml(opts.action)}/email-link">${hidden({ next: opts.next })}
+    ? `<form method="post" action="${escapeHtml(opts.action)}/email-link">${hidden({ next: opts.next, csrf: opts.csrf })}
 <label for="link-email">Or get a sign-in link by email</label><input id="link-email" name="email" type="email" autocomplete="email" required>
 <button class="secondary" type="submit">Email me a link</button></form>`
     : "";
   return page(
     "Sign in",
     `<h1>Sign in</h1><p class="muted">${escapeHtml(opts.purpose)}</p>${error}
-<form method="post" action="${escapeHtml(opts.action)}">${hidden({ next: opts.next })}
+<form method="post" action="${escapeHtml(opts.action)}">${hidden({ next: opts.next, csrf: opts.csrf })}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="${escapeHtml(opts.email ?? "")}" required autofocus>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button class="primary" type="submit">Sign in</button></form>${google}${link}`,
-    { status: opts.error ? 401 : 200 },
+    { status: opts.status ?? (opts.error ? 401 : 200), headers: opts.setCookie ? { "set-cookie": opts.setCookie } : {} },
   );
 }

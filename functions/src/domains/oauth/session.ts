@@ -2,7 +2,7 @@
 // (`__session`, the one cookie name Firebase Hosting forwards), HttpOnly, SameSite=Lax, scoped to
 // this function's path. Forms carry a CSRF token derived from the cookie (double submit): a page on
 // another site can neither read the cookie nor compute the token.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { getAuth } from "firebase-admin/auth";
 import { adminApp } from "../../platform/firebase.js";
 
@@ -65,6 +65,28 @@ export const csrfToken = (session: Session): string => createHash("sha256").upda
 export function csrfValid(session: Session, token: unknown): boolean {
   if (typeof token !== "string") return false;
   const a = Buffer.from(csrfToken(session));
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+// Before sign-in there is no session to derive a CSRF token from: the sign-in page sets a random
+// cookie and its forms carry a token derived from it, so a page elsewhere (even on a localhost
+// port of the person's computer) cannot post a sign-in form and sign this browser into its account.
+const PRE_SESSION = "__signin_csrf";
+const preSessionToken = (value: string) => createHash("sha256").update(`signin-csrf:${value}`).digest("base64url");
+
+/** The pre-session CSRF token for this browser, and the Set-Cookie header when it has none yet. */
+export function signInCsrf(headers: Headers, baseUrl: string): { token: string; setCookie?: string } {
+  const existing = cookieValue(headers, PRE_SESSION);
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return { token: preSessionToken(existing) };
+  const value = randomBytes(32).toString("base64url");
+  return { token: preSessionToken(value), setCookie: `${PRE_SESSION}=${value}; ${attributes(baseUrl, 24 * 3600)}` };
+}
+
+export function signInCsrfValid(headers: Headers, token: unknown): boolean {
+  const value = cookieValue(headers, PRE_SESSION);
+  if (!value || typeof token !== "string") return false;
+  const a = Buffer.from(preSessionToken(value));
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
 }

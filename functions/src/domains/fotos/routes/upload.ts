@@ -8,6 +8,7 @@
 import { SIGNED_IN, type HttpRoute } from "../../../mcp/define.js";
 import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
 import { uidOf } from "../source.js";
+import { QUOTAS, useQuota } from "../../../platform/quota.js";
 
 export { MAX_UPLOAD_PIXELS } from "../store.js";
 
@@ -21,6 +22,7 @@ export const uploadRoute: HttpRoute = {
     const uid = uidOf(ctx);
     const png = req.rawBody;
     await checkUploadedPng(png);
+    await useQuota(uid, QUOTAS.uploads);
     const meta = await saveScreenshot(uid, png, { mode: "upload" });
     return {
       status: 201,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
 import { visionAdapter, VISION_PROVIDERS } from "../../../platform/vision-llm.js";
+import { QUOTAS, useQuota } from "../../../platform/quota.js";
 import { storedAiChoice } from "../ai-settings.js";
 import { screenshotOrCapture, uidOf } from "../source.js";
 
@@ -33,6 +34,7 @@ export const analyzeScreenshotTool = tool(
     const choice = await storedAiChoice(uidOf(ctx));
     const provider = asked ?? choice.defaultProvider ?? "claude";
     const adapter = await visionAdapter(provider); // a missing key fails before any capture
+    await useQuota(uidOf(ctx), QUOTAS.visionLlm);
     const { meta, png } = await screenshotOrCapture(ctx, screenshot_id);
     const settings = { ...(choice.models[provider] ? { model: choice.models[provider] } : {}), ...(choice.ollamaUrl ? { ollamaUrl: choice.ollamaUrl } : {}) };
     const answer = await adapter.analyze({ png, prompt, signal: ctx.signal, settings });

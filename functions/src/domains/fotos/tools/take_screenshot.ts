@@ -2,7 +2,7 @@
 // the function stores the original and answers with a copy sized for the model.
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { captureScreenshot, MAX_DELAY_MS } from "../capture.js";
+import { captureScreenshot, MAX_DELAY_MS, quoted } from "../capture.js";
 import { modelImageContent } from "../image.js";
 import { screenshotMetaSchema, screenshotUri } from "../schema.js";
 import { CAPTURE_MODES } from "../store.js";
@@ -34,7 +34,7 @@ export const takeScreenshot = tool(
     const what = meta.mode === "monitor" ? `monitor ${meta.monitorIndex}` : meta.mode === "window" ? `window matching "${meta.windowTitle}"` : "fullscreen";
     const others = otherAgents.length ? ` Other online agents (not used): ${otherAgents.map((n) => `"${n}"`).join(", ")}; the most recently active one captures.` : "";
     const text =
-      `Screenshot ${meta.id}: ${meta.width}×${meta.height} px, ${what}, taken ${meta.createdAt} on "${agent.name}". ` +
+      `Screenshot ${meta.id}: ${meta.width}×${meta.height} px, ${what}, taken ${meta.createdAt} on ${quoted(agent.name)}. ` +
       `Full resolution: ${screenshotUri(meta.id)}.${others}`;
     return { data: { ...meta, uri: screenshotUri(meta.id), agent: agent.name, otherAgents }, text, content: [image] };
   },

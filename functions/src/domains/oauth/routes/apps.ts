@@ -59,7 +59,7 @@ async function appsPage(session: Session): Promise<HttpReply> {
   return page(
     "Connected apps",
     `<h1>Connected apps and devices</h1><p class="muted">Signed in as <b>${escapeHtml(session.email)}</b>.</p>${table}
-<form method="post" action="signout"><button class="secondary" type="submit">Sign out</button></form>`,
+<form method="post" action="signout">${hidden({ csrf })}<button class="secondary" type="submit">Sign out</button></form>`,
     { wide: true },
   );
 }

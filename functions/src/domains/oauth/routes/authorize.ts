@@ -6,7 +6,7 @@ import { FieldValue } from "firebase-admin/firestore";
 import { functionOf, functionUrl, issuerUrl } from "../../../auth/urls.js";
 import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
 import { firestore } from "../../../platform/firebase.js";
-import { ClientError, redirectAllowed, resolveClient } from "../clients.js";
+import { ClientError, redirectAllowed, resolveClient, unverifiableRedirect } from "../clients.js";
 import { errorPage, escapeHtml, hidden, page } from "../pages.js";
 import { resourceByName } from "../scopes.js";
 import { csrfToken, csrfValid, readSession, type Session } from "../session.js";
@@ -31,6 +31,7 @@ interface PendingRequest {
   resource: string;
   resourceUrl: string;
   scopes: string[];
+  mayRefresh: boolean;
 }
 
 function backToClient(req: HttpRequest, redirectUri: string, params: Record<string, string | null | undefined>): HttpReply {
@@ -45,7 +46,7 @@ const authorize = route(
   "/authorize",
   async (req) => {
     const q = req.query;
-    const wait = await limited(req, "authorize", 60, 600);
+    const wait = await limited(req, { bucket: "authorize", limit: 60, windowSeconds: 600 });
     if (wait) return errorPage("Too many requests", `Too many sign-in attempts from your network. Try again in ${wait} seconds.`, 429);
     if (!q.client_id) return errorPage("Cannot connect", "The app did not say who it is (client_id is missing).");
     let client;
@@ -69,7 +70,9 @@ const authorize = route(
     const target = name ? resourceByName(name) : undefined;
     if (!target) return fail("invalid_target", "resource is not an MCP server of this authorization server");
     const available = Object.keys(target.scopes);
-    const scopes = q.scope ? q.scope.split(" ").filter(Boolean) : available;
+    // offline_access asks for a refresh token, which every client that may refresh gets anyway.
+    const asked = q.scope ? q.scope.split(" ").filter((s) => s && s !== "offline_access") : [];
+    const scopes = asked.length ? asked : available;
     if (!scopes.length || scopes.some((s) => !available.includes(s))) return fail("invalid_scope", `scope must be among: ${available.join(" ")}`);
     const pending: PendingRequest = {
       clientId: client.clientId,
@@ -83,6 +86,7 @@ const authorize = route(
       resource: target.name,
       resourceUrl: functionUrl(target.name, req.headers),
       scopes,
+      mayRefresh: client.mayRefresh,
     };
     const rid = randomId();
     await col("requests").doc(rid).create({ ...pending, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(REQUEST_SECONDS) });
@@ -111,6 +115,7 @@ async function approve(req: HttpRequest, session: Session, rid: string, p: Pendi
       uid: session.uid,
       clientId: p.clientId,
       approved: FieldValue.arrayUnion(...p.scopes.map((s) => `${p.resource}:${s}`)),
+      redirectUris: FieldValue.arrayUnion(p.redirectUri),
       updatedAt: FieldValue.serverTimestamp(),
     }, { merge: true });
     return true;
@@ -137,6 +142,20 @@ function consentPage(session: Session, rid: string, p: PendingRequest): HttpRepl
   );
 }
 
+/**
+ * A remembered consent answers without a page only for the exact redirect URI the person approved
+ * for this client, and only where that URI identifies who gets the code: a dynamically registered
+ * client returning to a loopback port or a custom scheme could be any program on the computer
+ * (one click on the consent page again).
+ */
+async function silentlyApproved(session: Session, p: PendingRequest): Promise<boolean> {
+  if (p.registration === "dynamic" && unverifiableRedirect(p.redirectUri)) return false;
+  const consent = await col("consents").doc(consentId(session.uid, p.clientId)).get();
+  const approved = (consent.get("approved") as string[] | undefined) ?? [];
+  const redirects = (consent.get("redirectUris") as string[] | undefined) ?? [];
+  return redirects.includes(p.redirectUri) && p.scopes.every((s) => approved.includes(`${p.resource}:${s}`));
+}
+
 const showConsent = route(
   "GET",
   "/consent",
@@ -146,8 +165,7 @@ const showConsent = route(
     if (!p) return errorPage("Request expired", "This sign-in request is unknown or expired. Start connecting again from the app.");
     const session = await readSession(req.headers);
     if (!session) return signInRedirect(req, `/consent?rid=${rid}`);
-    const remembered = (await col("consents").doc(consentId(session.uid, p.clientId)).get()).get("approved") as string[] | undefined;
-    if (remembered && p.scopes.every((s) => remembered.includes(`${p.resource}:${s}`))) return approve(req, session, rid, p);
+    if (await silentlyApproved(session, p)) return approve(req, session, rid, p);
     return consentPage(session, rid, p);
   },
   { body: "none" },

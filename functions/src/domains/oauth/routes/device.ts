@@ -4,7 +4,8 @@
 import { randomInt } from "node:crypto";
 import { FieldValue } from "firebase-admin/firestore";
 import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
-import { limited } from "../limits.js";
+import { countFailure, exhausted, limited, waitText, type Limit } from "../limits.js";
+import { safeDeviceName } from "../device-name.js";
 import { escapeHtml, hidden, page } from "../pages.js";
 import { DEVICE_CLIENTS, isDeviceClient } from "../scopes.js";
 import { csrfToken, csrfValid, readSession } from "../session.js";
@@ -28,9 +29,9 @@ const deviceAuthorization = route(
     if (!f.client_id || !isDeviceClient(f.client_id)) {
       return oauthError(400, "invalid_client", `client_id must be one of ${Object.keys(DEVICE_CLIENTS).join(", ")}`);
     }
-    const wait = await limited(req, "device", 30, 3600);
-    if (wait) return oauthError(429, "slow_down", `Too many pairing attempts; try again in ${wait} seconds`);
-    const name = (f.device_name ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 60) || DEVICE_CLIENTS[f.client_id].title;
+    const wait = await limited(req, { bucket: "device", limit: 30, windowSeconds: 3600 });
+    if (wait) return oauthError(429, "slow_down", `Too many pairing attempts; try again in ${waitText(wait)}`);
+    const name = safeDeviceName(f.device_name, DEVICE_CLIENTS[f.client_id].title);
     const deviceCode = secret("mcpdc");
     const userCode = newUserCode();
     await col("deviceAuthorizations")
@@ -60,16 +61,36 @@ async function pendingByCode(userCode: string) {
   return doc;
 }
 
-function enterCodePage(error?: string): HttpReply {
+function enterCodePage(error?: string, status = 400): HttpReply {
   return page(
     "Pair a device",
     `<h1>Pair a device</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 <p class="muted">Enter the code your desktop agent or Figma plugin shows.</p>
 <form method="get" action="device"><label for="user_code">Code</label><input id="user_code" name="user_code" type="text" autocomplete="off" required placeholder="ABCD-EFGH">
 <button class="primary" type="submit">Continue</button></form>`,
-    { status: error ? 400 : 200 },
+    { status: error ? status : 200 },
   );
 }
+
+// Wrong codes are what guessing looks like: a few per person and per address, then a wait. Only
+// failures count, so a person pairing many devices is never slowed.
+const WRONG_CODE_LIMITS = (req: HttpRequest, uid: string): Limit[] => [
+  { bucket: "device-code-person", limit: 10, windowSeconds: 3600, key: uid },
+  { bucket: "device-code-address", limit: 20, windowSeconds: 3600, scaled: false },
+];
+
+/** The pending authorization a code names, or the page to show instead (unknown code, too many wrong ones). */
+async function lookUp(req: HttpRequest, uid: string, code: string): Promise<{ pending: FirebaseFirestore.QueryDocumentSnapshot } | { refusal: HttpReply }> {
+  const limits = WRONG_CODE_LIMITS(req, uid);
+  const wait = await exhausted(req, ...limits);
+  if (wait) return { refusal: enterCodePage(`Too many wrong codes were entered. Try again in ${waitText(wait)}.`, 429) };
+  const pending = await pendingByCode(code);
+  if (pending) return { pending };
+  await countFailure(req, ...limits);
+  return { refusal: enterCodePage("That code is unknown or expired. Check it, or start pairing again on the device.") };
+}
+
+const KIND_NAMES: Record<string, string> = { "desktop-agent": "desktop agent", "figma-plugin": "Figma plugin" };
 
 const showDevice = route(
   "GET",
@@ -79,14 +100,16 @@ const showDevice = route(
     const code = req.query.user_code ?? "";
     if (!session) return signInRedirect(req, `/device${code ? `?user_code=${encodeURIComponent(code)}` : ""}`);
     if (!code) return enterCodePage();
-    const pending = await pendingByCode(code);
-    if (!pending) return enterCodePage("That code is unknown or expired. Check it, or start pairing again on the device.");
+    const found = await lookUp(req, session.uid, code);
+    if ("refusal" in found) return found.refusal;
+    const { pending } = found;
     const client = DEVICE_CLIENTS[pending.get("clientId") as keyof typeof DEVICE_CLIENTS];
     return page(
       "Pair a device",
-      `<h1>Pair ${escapeHtml(pending.get("name"))}?</h1>
-<p>Signed in as <b>${escapeHtml(session.email)}</b>.</p>
+      `<h1>Pair a ${escapeHtml(KIND_NAMES[client.kind] ?? client.kind)}?</h1>
+<p>A <b>${escapeHtml(client.title)}</b> named <b>&ldquo;${escapeHtml(pending.get("name"))}&rdquo;</b> asks to connect to your account <b>${escapeHtml(session.email)}</b>.</p>
 <p>Check that the device shows this code:</p><p class="code">${escapeHtml(pending.get("userCode"))}</p>
+<p class="error">Confirm only a code you started yourself, on your own device. If someone sent you this code or link, cancel: they would get access to your account.</p>
 <p>The ${escapeHtml(client.title)} will be able to ${escapeHtml(client.does)}, as you, until you unpair it on the connected-apps page.</p>
 <form method="post" action="device">${hidden({ user_code: pending.get("userCode"), csrf: csrfToken(session) })}
 <div class="row"><button class="primary" type="submit" name="decision" value="approve">Pair device</button>
@@ -101,12 +124,13 @@ const decideDevice = route("POST", "/device", async (req: HttpRequest) => {
   const f = fields(req.body);
   if (!session) return signInRedirect(req, `/device?user_code=${encodeURIComponent(f.user_code ?? "")}`);
   if (!csrfValid(session, f.csrf)) return enterCodePage("This form expired. Enter the code again.");
-  const pending = await pendingByCode(f.user_code ?? "");
-  if (!pending) return enterCodePage("That code is unknown or expired. Start pairing again on the device.");
+  const found = await lookUp(req, session.uid, f.user_code ?? "");
+  if ("refusal" in found) return found.refusal;
+  const { pending } = found;
   const approve = f.decision === "approve";
   await pending.ref.update({ status: approve ? "approved" : "denied", uid: session.uid, decidedAt: FieldValue.serverTimestamp() });
   return approve
-    ? page("Device paired", `<h1>Device paired</h1><p><b>${escapeHtml(pending.get("name"))}</b> is now connected to your account. You can close this page.</p><p class="muted"><a href="apps">Connected apps and devices</a></p>`)
+    ? page("Device paired", `<h1>Device paired</h1><p><b>&ldquo;${escapeHtml(pending.get("name"))}&rdquo;</b> is now connected to your account. You can close this page.</p><p class="muted"><a href="apps">Connected apps and devices</a></p>`)
     : page("Pairing cancelled", `<h1>Pairing cancelled</h1><p>The device was not paired.</p>`);
 });
 

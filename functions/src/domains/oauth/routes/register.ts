@@ -2,8 +2,8 @@
 // Public clients only (token_endpoint_auth_method "none"); at most 20 registrations per hour per address.
 import { FieldValue } from "firebase-admin/firestore";
 import { limited } from "../limits.js";
-import { validRedirect } from "../clients.js";
-import { col, secret } from "../store.js";
+import { UNUSED_CLIENT_DAYS, validRedirect } from "../clients.js";
+import { col, expiresIn, secret } from "../store.js";
 import { noStore, oauthError, route } from "./route.js";
 
 export const registerRoute = route(
@@ -11,7 +11,7 @@ export const registerRoute = route(
   "/register",
   async (req) => {
     const meta = (req.body ?? {}) as Record<string, unknown>;
-    const wait = await limited(req, "register", 20, 3600);
+    const wait = await limited(req, { bucket: "register", limit: 20, windowSeconds: 3600 });
     if (wait) return oauthError(429, "temporarily_unavailable", `Too many registrations; try again in ${wait} seconds`);
     const uris = meta.redirect_uris;
     if (!Array.isArray(uris) || !uris.length || uris.length > 10 || !uris.every((u) => typeof u === "string" && validRedirect(u))) {
@@ -32,7 +32,9 @@ export const registerRoute = route(
       response_types: ["code"],
       token_endpoint_auth_method: "none",
     };
-    await col("clients").doc(clientId).create({ ...record, createdAt: FieldValue.serverTimestamp() });
+    // Until its first token, a registration expires (TTL on expiresAt): registering costs nothing,
+    // so never-used clients would pile up for ever.
+    await col("clients").doc(clientId).create({ ...record, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(UNUSED_CLIENT_DAYS * 24 * 3600) });
     return { status: 201, body: record, headers: noStore };
   },
   { body: "json" },

@@ -9,7 +9,10 @@ export function route(
   handle: (req: HttpRequest, ctx: RequestContext) => Promise<HttpReply>,
   opts: { body?: "json" | "form" | "none"; allowNullOrigin?: boolean; anyOrigin?: boolean } = {},
 ): HttpRoute {
-  const access = { ...OPEN, allowNullOrigin: opts.allowNullOrigin ?? false, anyOrigin: opts.anyOrigin ?? false };
+  // Pages and forms carry the session cookie; token-style endpoints (null origin allowed) and
+  // public documents do not.
+  const cookies = !opts.allowNullOrigin && !opts.anyOrigin && opts.body !== "json";
+  const access = { ...OPEN, allowNullOrigin: opts.allowNullOrigin ?? false, anyOrigin: opts.anyOrigin ?? false, cookies };
   return { method, path, access, body: { type: opts.body ?? "form", maxBytes: 64 * 1024 }, handle };
 }
 

@@ -6,8 +6,8 @@ import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
 import { googleAuthUri, sendSignInLink, signInWithEmailLink, signInWithGoogle, signInWithPassword, type SignInResult } from "../../../platform/identity.js";
 import { firestore } from "../../../platform/firebase.js";
 import { errorPage, escapeHtml, page, signInPage } from "../pages.js";
-import { endSession, signInNonceCookie, signInNonceValid, startSession } from "../session.js";
-import { limited } from "../limits.js";
+import { csrfValid, endSession, readSession, signInCsrf, signInCsrfValid, signInNonceCookie, signInNonceValid, startSession } from "../session.js";
+import { countFailure, exhausted, limited, waitText, type Limit } from "../limits.js";
 import { expiresIn } from "../store.js";
 import { fields, redirect, route } from "./route.js";
 
@@ -21,9 +21,34 @@ const safeNext = (next: string | undefined): string => (next && /^\/(consent|dev
 
 export const signInRedirect = (req: HttpRequest, next: string): HttpReply => redirect(`${req.baseUrl}/signin?next=${encodeURIComponent(next)}`);
 
-function form(req: HttpRequest, next: string, error?: string, email?: string): HttpReply {
-  return signInPage({ action: `${req.baseUrl}/signin`, next, purpose: PURPOSE, emailLink: methods().has("email-link"), google: methods().has("google"), ...(error ? { error } : {}), ...(email ? { email } : {}) });
+function form(req: HttpRequest, next: string, error?: string, email?: string, status?: number): HttpReply {
+  const csrf = signInCsrf(req.headers, req.baseUrl);
+  return signInPage({
+    action: `${req.baseUrl}/signin`,
+    next,
+    csrf: csrf.token,
+    ...(csrf.setCookie ? { setCookie: csrf.setCookie } : {}),
+    purpose: PURPOSE,
+    emailLink: methods().has("email-link"),
+    google: methods().has("google"),
+    ...(error ? { error } : {}),
+    ...(email ? { email } : {}),
+    ...(status ? { status } : {}),
+  });
 }
+
+/** Every sign-in form carries the pre-session CSRF token; one posted from elsewhere changes nothing. */
+const forged = (req: HttpRequest, f: Record<string, string>): HttpReply | undefined =>
+  signInCsrfValid(req.headers, f.csrf) ? undefined : form(req, safeNext(f.next), "This form expired. Sign in again.", undefined, 403);
+
+// Password guessing is slowed per address, per account from one address, and per account from
+// everywhere with a much higher ceiling: a stranger's wrong guesses from elsewhere do not lock the
+// owner out, and spreading guesses over many addresses still meets a limit. Only wrong passwords
+// count against the account.
+const PASSWORD_FAILURES = (req: HttpRequest, email: string): Limit[] => [
+  { bucket: "signin-account-address", limit: 10, windowSeconds: 600, key: `${email}\n${req.clientIp}` },
+  { bucket: "signin-account", limit: 100, windowSeconds: 600, key: email },
+];
 
 async function finish(req: HttpRequest, next: string, result: SignInResult, failure: string, email?: string): Promise<HttpReply> {
   if (!result.ok) return form(req, next, failure, email);
@@ -40,21 +65,25 @@ export const signInRoutes = [
   route("POST", "/signin", async (req) => {
     const f = fields(req.body);
     const next = safeNext(f.next);
+    const refused = forged(req, f);
+    if (refused) return refused;
     if (!methods().has("password")) return form(req, next, "Password sign-in is not enabled here.");
     if (!f.email || !f.password) return form(req, next, "Enter your email and password.", f.email);
-    // Password guessing is slowed here per address and per account, not only by Google (whose
-    // throttling would see the function's one address and lock everyone out).
-    const wait = (await limited(req, "signin", 30, 600)) ?? (await limited(req, "signin-account", 20, 600, f.email.toLowerCase()));
-    if (wait) return form(req, next, `Too many attempts. Try again in ${wait} seconds.`, f.email);
+    const email = f.email.toLowerCase();
+    const wait = (await limited(req, { bucket: "signin", limit: 30, windowSeconds: 600 })) ?? (await exhausted(req, ...PASSWORD_FAILURES(req, email)));
+    if (wait) return form(req, next, `Too many attempts. Try again in ${waitText(wait)}.`, f.email, 429);
     const result = await signInWithPassword(f.email, f.password);
+    if (!result.ok) await countFailure(req, ...PASSWORD_FAILURES(req, email));
     const reason = result.ok ? "" : (REASONS[result.reason.split(" ")[0] ?? ""] ?? "Wrong email or password.");
     return finish(req, next, result, reason, f.email);
   }),
   route("POST", "/signin/email-link", async (req) => {
     const f = fields(req.body);
     const next = safeNext(f.next);
+    const refused = forged(req, f);
+    if (refused) return refused;
     if (!methods().has("email-link") || !f.email) return form(req, next, "Enter your email to get a sign-in link.");
-    const wait = (await limited(req, "email-link", 10, 3600)) ?? (await limited(req, "email-link-account", 3, 3600, f.email.toLowerCase()));
+    const wait = await limited(req, { bucket: "email-link", limit: 10, windowSeconds: 3600 }, { bucket: "email-link-account", limit: 3, windowSeconds: 3600, key: f.email.toLowerCase() });
     if (wait) return form(req, next, `Too many sign-in links requested. Try again in ${wait} seconds.`, f.email);
     const state = randomBytes(16).toString("hex");
     await pending().doc(state).create({ email: f.email, next, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(3600) });
@@ -80,7 +109,10 @@ export const signInRoutes = [
     { body: "none" },
   ),
   route("POST", "/signin/google", async (req) => {
-    const next = safeNext(fields(req.body).next);
+    const f = fields(req.body);
+    const next = safeNext(f.next);
+    const refused = forged(req, f);
+    if (refused) return refused;
     if (!methods().has("google")) return form(req, next, "Google sign-in is not enabled here.");
     const state = randomBytes(16).toString("hex");
     const started = await googleAuthUri(`${req.baseUrl}/signin/google/callback?state=${state}`);
@@ -102,5 +134,9 @@ export const signInRoutes = [
     },
     { body: "none" },
   ),
-  route("POST", "/signout", async (req) => redirect(`${req.baseUrl}/signin`, { "set-cookie": endSession(req.baseUrl) })),
+  route("POST", "/signout", async (req) => {
+    const session = await readSession(req.headers);
+    if (session && !csrfValid(session, fields(req.body).csrf)) return redirect(`${req.baseUrl}/apps`);
+    return redirect(`${req.baseUrl}/signin`, { "set-cookie": endSession(req.baseUrl) });
+  }),
 ];

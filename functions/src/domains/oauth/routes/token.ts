@@ -8,13 +8,19 @@ import { DEVICE_CODE_GRANT } from "../../../auth/metadata.js";
 import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
 import { ToolError } from "../../../mcp/errors.js";
 import { firestore } from "../../../platform/firebase.js";
-import { accessTokenFor, firebaseSignInFor, newRefreshToken, resourceUrl, type GrantRef } from "../issue.js";
+import { accessTokenFor, firebaseSignInFor, newRefreshToken, openSuccessor, refreshTokenRecord, resourceUrl, sealSuccessor, type GrantRef } from "../issue.js";
+import { functionOf, functionUrl } from "../../../auth/urls.js";
 import { DEVICE_CLIENTS, isDeviceClient } from "../scopes.js";
 import { col, sha256 } from "../store.js";
 import { fields, noStore, oauthError, route } from "./route.js";
 
 const invalidGrant = (why: string) => oauthError(400, "invalid_grant", why);
-const REUSE_GRACE_MS = 30_000;
+/**
+ * How long a repeated refresh with the same token gets the same successor back (while that
+ * successor is unused). Parallel requests can wait out a cold start of several seconds before
+ * they run; the same successor is never a second chain, so the grace can cover that.
+ */
+const REFRESH_GRACE_MS = 60_000;
 
 export const tokenRoute = route(
   "POST",
@@ -56,9 +62,10 @@ async function exchangeCode(req: HttpRequest, f: Record<string, string>): Promis
     if (code.redirectUri !== f.redirect_uri) return { error: invalidGrant("redirect_uri does not match the one of the authorization request") };
     const challenge = createHash("sha256").update(f.code_verifier!).digest("base64url");
     if (challenge !== code.codeChallenge) return { error: invalidGrant("code_verifier does not match the code_challenge (PKCE)") };
-    if (f.resource && f.resource.replace(/\/+$/, "") !== code.resourceUrl) {
+    if (f.resource && !sameResource(req, f.resource, code.resourceUrl)) {
       return { error: oauthError(400, "invalid_target", "resource does not match the one of the authorization request") };
     }
+    const client = code.registration === "dynamic" ? await tx.get(col("clients").doc(code.clientId)) : undefined;
     tx.update(ref, { usedAt: FieldValue.serverTimestamp(), grantId });
     tx.create(grantRef("client", grantId), {
       uid: code.uid,
@@ -70,51 +77,68 @@ async function exchangeCode(req: HttpRequest, f: Record<string, string>): Promis
       scopes: code.scopes,
       createdAt: FieldValue.serverTimestamp(),
     });
-    return { grant: { uid: code.uid, grantId, grantKind: "client", clientId: code.clientId, resource: code.resourceUrl, scopes: code.scopes } as GrantRef };
+    // A client's first use: it is no longer a never-used registration for the cleanup to remove.
+    if (client?.exists && !client.get("firstUsedAt")) tx.update(client.ref, { expiresAt: null, firstUsedAt: FieldValue.serverTimestamp() });
+    return { grant: { uid: code.uid, grantId, grantKind: "client", clientId: code.clientId, resource: code.resourceUrl, scopes: code.scopes } as GrantRef, mayRefresh: code.mayRefresh !== false };
   });
   if ("error" in outcome) return outcome.error!;
-  const grant = outcome.grant;
-  return { status: 200, body: { ...(await accessTokenFor(req, grant)), refresh_token: await newRefreshToken(grant, { rotating: true }) }, headers: noStore };
+  const { grant, mayRefresh } = outcome;
+  // Every client that may refresh gets a refresh token, whether or not it asked for offline_access
+  // (some connectors never ask, and would otherwise lose access when the access token expires).
+  const body: Record<string, unknown> = { ...(await accessTokenFor(req, grant)) };
+  if (mayRefresh) body.refresh_token = await newRefreshToken(grant, { rotating: true });
+  return { status: 200, body, headers: noStore };
 }
 
 async function refresh(req: HttpRequest, f: Record<string, string>): Promise<HttpReply> {
   if (!f.refresh_token) return oauthError(400, "invalid_request", "refresh_token is required");
-  const ref = col("refreshTokens").doc(sha256(f.refresh_token));
+  const presented = f.refresh_token;
+  const ref = col("refreshTokens").doc(sha256(presented));
   const outcome = await firestore().runTransaction(async (tx) => {
     const token = (await tx.get(ref)).data();
     if (!token) return { error: invalidGrant("The refresh token is invalid: sign in again") };
     const grantDoc = await tx.get(grantRef(token.grantKind, token.grantId));
-    // A client refreshing from several requests at once presents the same token twice within
-    // seconds: that is not theft. Outside this window, reuse means the token leaked.
-    const racing = token.usedAt && token.clientId === f.client_id && Date.now() - token.usedAt.toMillis() < REUSE_GRACE_MS;
-    if (token.usedAt && !racing) {
-      // Reuse of a rotated refresh token means it leaked: revoke the whole family.
-      tx.update(grantDoc.ref, { revokedAt: FieldValue.serverTimestamp() });
+    const grant = {
+      uid: token.uid,
+      grantId: token.grantId,
+      grantKind: token.grantKind,
+      clientId: token.clientId,
+      resource: token.resource,
+      scopes: token.scopes,
+      ...(token.device ? { device: token.device } : {}),
+    } as GrantRef;
+    const revokeFamily = () => {
+      // Reuse of a rotated refresh token means it leaked: revoke the whole family (RFC 9700 §4.14.2).
+      if (grantDoc.exists) tx.update(grantDoc.ref, { revokedAt: FieldValue.serverTimestamp() });
       return { error: invalidGrant("This refresh token was already used; for safety the app's access is revoked: connect it again") };
+    };
+    let successor: string | undefined;
+    if (token.usedAt) {
+      // A client refreshing from several requests at once presents one token twice within
+      // moments: it gets the same successor again, never a second chain. Anything else is reuse.
+      const sealed = typeof token.successor === "string" ? openSuccessor(presented, token.successor) : undefined;
+      const inGrace = token.clientId === f.client_id && Date.now() - token.usedAt.toMillis() < REFRESH_GRACE_MS;
+      if (!sealed || !inGrace) return revokeFamily();
+      const next = (await tx.get(col("refreshTokens").doc(sha256(sealed)))).data();
+      if (!next || next.usedAt) return revokeFamily(); // the chain has moved on since
+      successor = sealed;
     }
     if (token.clientId !== f.client_id) return { error: invalidGrant("The refresh token was issued to another client") };
     if (!grantDoc.exists || grantDoc.get("revokedAt")) {
       return { error: invalidGrant(token.grantKind === "device" ? "This device was unpaired: pair it again" : "Access was revoked: connect the app again") };
     }
     if (token.expiresAt && token.expiresAt.toMillis() < Date.now()) return { error: invalidGrant("The refresh token expired: sign in again") };
-    if (f.resource && f.resource.replace(/\/+$/, "") !== token.resource) return { error: oauthError(400, "invalid_target", "resource does not match this grant") };
-    if (token.rotating && !token.usedAt) tx.update(ref, { usedAt: FieldValue.serverTimestamp() });
-    return {
-      grant: {
-        uid: token.uid,
-        grantId: token.grantId,
-        grantKind: token.grantKind,
-        clientId: token.clientId,
-        resource: token.resource,
-        scopes: token.scopes,
-        ...(token.device ? { device: token.device } : {}),
-      } as GrantRef,
-      rotating: Boolean(token.rotating),
-      grantCreatedSeconds: (grantDoc.get("createdAt")?.toMillis() ?? 0) / 1000,
-    };
+    if (f.resource && !sameResource(req, f.resource, token.resource)) return { error: oauthError(400, "invalid_target", "resource does not match this grant") };
+    if (token.rotating && !successor) {
+      const next = refreshTokenRecord(grant, { rotating: true });
+      tx.create(col("refreshTokens").doc(next.id), next.data);
+      tx.update(ref, { usedAt: FieldValue.serverTimestamp(), successor: sealSuccessor(presented, next.token) });
+      successor = next.token;
+    }
+    return { grant, successor, grantCreatedSeconds: (grantDoc.get("createdAt")?.toMillis() ?? 0) / 1000 };
   });
   if ("error" in outcome) return outcome.error!;
-  const { grant, rotating, grantCreatedSeconds } = outcome;
+  const { grant, successor, grantCreatedSeconds } = outcome;
   try {
     const account = await accountState(grant.uid);
     // "Sign out everywhere" (revokeRefreshTokens) ends apps' and devices' grants made before it.
@@ -124,10 +148,16 @@ async function refresh(req: HttpRequest, f: Record<string, string>): Promise<Htt
     return invalidGrant("The account is disabled or gone: sign in again");
   }
   const body: Record<string, unknown> = { ...(await accessTokenFor(req, grant)) };
-  if (rotating) body.refresh_token = await newRefreshToken(grant, { rotating: true });
+  if (successor) body.refresh_token = successor;
   if (grant.device?.kind === "desktop-agent") Object.assign(body, await firebaseSignInFor(grant));
   return { status: 200, body, headers: noStore };
 }
+
+/** Whether a `resource` parameter names the same function as a grant's canonical URL. */
+const sameResource = (req: HttpRequest, asked: string, canonical: string): boolean => {
+  const name = functionOf(asked, req.headers);
+  return name !== undefined && functionUrl(name, req.headers) === canonical;
+};
 
 async function exchangeDeviceCode(req: HttpRequest, f: Record<string, string>): Promise<HttpReply> {
   if (!f.device_code || !f.client_id) return oauthError(400, "invalid_request", "device_code and client_id are required");
