@@ -28,7 +28,7 @@ const texts = (n: Node): string[] => [...(n.characters !== undefined ? [n.charac
 async function main(): Promise<void> {
   const user = await createUser();
   const plugins: PluginProcess[] = [];
-  for (let i = 1; i <= 5; i++) plugins.push(await openPlugin(user, { fileName: `Bench file ${i}`, keepaliveSeconds: 5 }));
+  for (let i = 1; i <= 5; i++) plugins.push(await openPlugin(user, { fileName: `Bench file ${i}` }));
   const agent = await figmaClient(user);
   const room = plugins[0]!.roomId;
   const call = async (args: Record<string, unknown>) =>

@@ -34,7 +34,7 @@ const send = (msg: unknown) => process.send?.(msg);
 const bridge = new Bridge({
   functionUrl: env("FIGMA_URL"),
   tokens,
-  keepaliveSeconds: Number(env("KEEPALIVE_SECONDS", "5")),
+  keepaliveSeconds: Number(env("KEEPALIVE_SECONDS", "4")),
   roomId: process.env.RESUME_ROOM_ID,
   context: () => ({
     figmaUserId: api.currentUser.id,

@@ -46,7 +46,7 @@ export async function startPlugin(opts: PluginOptions): Promise<PluginProcess> {
       FIGMA_USER_ID: opts.figmaUserId ?? "1001",
       FIGMA_USER_NAME: opts.figmaUserName ?? "Ada",
       FIGMA_FILE_NAME: opts.fileName ?? "Landing page",
-      KEEPALIVE_SECONDS: String(opts.keepaliveSeconds ?? 5),
+      KEEPALIVE_SECONDS: String(opts.keepaliveSeconds ?? 4),
       ...(opts.dieOnTool ? { DIE_ON_TOOL: opts.dieOnTool } : {}),
       ...(opts.hangOnTool ? { HANG_ON_TOOL: opts.hangOnTool } : {}),
       ...(opts.resumeRoomId ? { RESUME_ROOM_ID: opts.resumeRoomId } : {}),

@@ -93,7 +93,7 @@ describe("resolution", () => {
     const agent = await figmaClient(user);
     const unknown = await callTool(agent, "get_selection", { sessionId: "room-000000000000000000000000" });
     expect(textOf(unknown)).toBe(
-      `Error: Figma session "room-000000000000000000000000" not found: it may have been closed. Call list_sessions (or omit sessionId) to see your open sessions; if the file is open, ${OPEN_PLUGIN.charAt(0).toLowerCase()}${OPEN_PLUGIN.slice(1)} (404)`,
+      'Error: Figma session "room-000000000000000000000000" is not open (closed, or not yours): call list_sessions and pass one of the roomIds it lists as sessionId (404)',
     );
     const malformed = await callTool(agent, "get_selection", { sessionId: "Landing page" });
     expect(textOf(malformed)).toBe('Error: sessionId must be a room id of the form "room-…" (as list_sessions or the plugin window shows it), not "Landing page" (400)');
