@@ -149,6 +149,19 @@ export function declarations(n: DesignNode, parent: DesignNode | undefined, vars
   return d;
 }
 
+/** What a run of text sets differently from its layer (weight, size, family, style, colour). */
+function spanDeclarations(span: Record<string, unknown>, base: Record<string, unknown>, layerFills: DesignPaint[], vars: Vars): Declarations {
+  const d: Declarations = [];
+  if (span.fontFamily !== undefined && span.fontFamily !== base.fontFamily) d.push(["font-family", `"${String(span.fontFamily)}", sans-serif`]);
+  if (span.fontSize !== undefined && span.fontSize !== base.fontSize) d.push(["font-size", px(span.fontSize)]);
+  if (span.fontWeight !== undefined && span.fontWeight !== base.fontWeight) d.push(["font-weight", String(span.fontWeight)]);
+  if (span.fontStyle !== undefined && /italic/i.test(String(span.fontStyle)) !== /italic/i.test(String(base.fontStyle))) d.push(["font-style", /italic/i.test(String(span.fontStyle)) ? "italic" : "normal"]);
+  const solid = ((span.fills as DesignPaint[] | undefined) ?? []).find((f) => f.type === "SOLID");
+  const layerSolid = layerFills.find((f) => f.type === "SOLID");
+  if (solid && JSON.stringify(solid) !== JSON.stringify(layerSolid)) d.push(["color", paintCss(solid, vars)!]);
+  return d;
+}
+
 // --- Tailwind ------------------------------------------------------------------------------
 const arbitrary = (v: string) => v.replace(/\s*,\s*/g, ",").replace(/ /g, "_");
 const KEYWORDS: Record<string, string> = {
@@ -255,8 +268,9 @@ export function renderHtml(roots: DesignNode[], vars: Map<string, { cssVar: stri
     return seen === 1 ? base : `${base}-${seen}`;
   };
   const el = (n: DesignNode, parent: DesignNode | undefined, indent: string): string => {
-    const d = declarations(n, parent, vars);
     const asset = n.asset as { kind: string; export: { nodeId: string; format: string } } | undefined;
+    // A vector is drawn by its exported file: its paints are in the picture, not the box.
+    const d = declarations(n, parent, vars).filter(([p]) => asset?.kind !== "vector" || !(p.startsWith("background") || p === "border"));
     const file = asset ? `assets/${slug(n.name)}-${n.id.replace(/[^0-9]+/g, "-").replace(/^-|-$/g, "")}.${asset.export.format.toLowerCase()}` : "";
     if (asset) {
       assets.push({ file, nodeId: asset.export.nodeId, format: asset.export.format });
@@ -272,8 +286,16 @@ export function renderHtml(roots: DesignNode[], vars: Map<string, { cssVar: stri
     const attrs = `class="${escapeHtml(cls)}" data-node-id="${escapeHtml(n.id)}"${n.parentId ? ` data-parent-id="${escapeHtml(n.parentId)}"` : ""}`;
     if (asset?.kind === "vector") return `${indent}<img ${attrs} src="${file}" alt="${escapeHtml(n.name)}" width="${n.width}" height="${n.height}">`;
     if (n.type === "TEXT") {
-      const text = n.text as { characters: string };
-      return `${indent}<p ${attrs}>${escapeHtml(text.characters).replace(/\n/g, "<br>")}</p>`;
+      const text = n.text as { characters: string; spans?: Record<string, unknown>[] };
+      const body = (text.spans ?? [{ characters: text.characters }]).map((span, i) => {
+        const chars = escapeHtml(String(span.characters)).replace(/\n/g, "<br>");
+        const sd = spanDeclarations(span, text, Array.isArray(n.fills) ? (n.fills as DesignPaint[]) : [], vars);
+        if (!sd.length) return chars;
+        if (mode === "tailwind") return `<span class="${escapeHtml(tailwind(sd).join(" "))}">${chars}</span>`;
+        rules.push(`.${name}-span-${i + 1} {\n${sd.map(([p, v]) => `  ${p}: ${v};`).join("\n")}\n}`);
+        return `<span class="${name}-span-${i + 1}">${chars}</span>`;
+      });
+      return `${indent}<p ${attrs}>${body.join("")}</p>`;
     }
     const kids = (n.children ?? []).map((c) => el(c, n, `${indent}  `));
     const tag = "div";

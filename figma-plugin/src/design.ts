@@ -123,10 +123,11 @@ async function textOf(t: TextNode, scope: DesignScope): Promise<Record<string, u
     ...(s.textCase !== "ORIGINAL" ? { case: s.textCase } : {}),
     ...(s.textStyleId ? { style: (await scope.styleName(s.textStyleId)) ?? s.textStyleId } : {}),
   });
-  const first = segments[0];
+  // The layer's text style is its longest run's; spans list every run when they differ.
+  const main = [...segments].sort((a, b) => b.end - b.start - (a.end - a.start))[0];
   const out: Record<string, unknown> = {
     characters: t.characters,
-    ...(first ? await describe(first) : {}),
+    ...(main ? await describe(main) : {}),
     align: t.textAlignHorizontal,
     verticalAlign: t.textAlignVertical,
     autoResize: t.textAutoResize,

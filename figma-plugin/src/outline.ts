@@ -37,13 +37,13 @@ const pattern = (name: string) => name.replace(/\d+/g, "#");
 const sameShape = (a: BaseNode, b: BaseNode) =>
   a.type === b.type && pattern(a.name) === pattern(b.name) && (!("width" in a) || ("width" in b && a.width === b.width && a.height === b.height));
 
-/** Siblings with runs of ≥ 3 alike leaves (or alike layers whose insides are not shown) grouped. */
+/** Siblings with runs of ≥ 3 alike leaves grouped (layers with insides keep their own line). */
 function groupRuns(children: Entry[]): (Entry | Entry[])[] {
   const out: (Entry | Entry[])[] = [];
   for (const c of children) {
     const last = out[out.length - 1];
     const run = Array.isArray(last) ? last : last ? [last] : null;
-    if (run && sameShape(run[0]!.node, c.node) && run[0]!.descendants === c.descendants) {
+    if (run && c.descendants === 0 && run[0]!.descendants === 0 && sameShape(run[0]!.node, c.node)) {
       if (Array.isArray(last)) last.push(c);
       else out[out.length - 1] = [last as Entry, c];
     } else out.push(c);
@@ -55,8 +55,7 @@ function groupRuns(children: Entry[]): (Entry | Entry[])[] {
 function runLine(run: Entry[]): string {
   const [a, z] = [run[0]!.node, run[run.length - 1]!.node];
   const size = "width" in a ? ` ${n2(a.width)}x${n2(a.height)} each` : "";
-  const inside = run[0]!.descendants ? `, ${run[0]!.descendants} layers inside each` : "";
-  return `${a.id} … ${z.id} ${a.type} ×${run.length} ${q(a.name)} … ${q(z.name)}${size}${inside}`;
+  return `${a.id} … ${z.id} ${a.type} ×${run.length} ${q(a.name)} … ${q(z.name)}${size}`;
 }
 
 function render(e: Entry, indent: string, lines: string[]): void {
@@ -110,7 +109,7 @@ export const metadataCommands: Record<string, Handler> = {
       shownLayers,
       outline: lines.join("\n"),
       truncated: cut,
-      ...(cut ? { truncatedNote: `${layerCount - shownLayers} layers are not listed one by one (lines ending in {+N inside}, and the insides of grouped runs): call get_metadata with such a layer's id to see inside it.` } : {}),
+      ...(cut ? { truncatedNote: `${layerCount - shownLayers} layers are not listed (lines ending in {+N inside} hold them): call get_metadata with such a layer's id to see inside it.` } : {}),
     };
   },
 };

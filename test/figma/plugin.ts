@@ -14,6 +14,9 @@ export interface PluginOptions {
   dieOnTool?: string;
   hangOnTool?: string;
   resumeRoomId?: string;
+  /** Extra pages of fixtures.ts ("design", "large") and the page open at start. */
+  fixtures?: ("design" | "large")[];
+  page?: string;
 }
 
 type Message = { type: string; [key: string]: unknown };
@@ -50,6 +53,8 @@ export async function startPlugin(opts: PluginOptions): Promise<PluginProcess> {
       ...(opts.dieOnTool ? { DIE_ON_TOOL: opts.dieOnTool } : {}),
       ...(opts.hangOnTool ? { HANG_ON_TOOL: opts.hangOnTool } : {}),
       ...(opts.resumeRoomId ? { RESUME_ROOM_ID: opts.resumeRoomId } : {}),
+      ...(opts.fixtures ? { PLUGIN_FIXTURES: opts.fixtures.join(",") } : {}),
+      ...(opts.page ? { FIGMA_PAGE: opts.page } : {}),
     },
   });
   const messages: Message[] = [];
