@@ -472,7 +472,7 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
   const textStyles = [
     { id: "S:h1,", key: "k-h1", name: "Heading/H1", description: "", type: "TEXT", fontName: { family: "Inter", style: "Bold" }, fontSize: 48, lineHeight: { unit: "AUTO" }, letterSpacing: { unit: "PIXELS", value: 0 } },
   ];
-  const effectStyles = [{ id: "S:shadow,", key: "k-shadow", name: "Shadow/Card", description: "", type: "EFFECT", effects: [{ type: "DROP_SHADOW" }] }];
+  const effectStyles = [{ id: "S:shadow,", key: "k-shadow", name: "Shadow/Card", description: "", type: "EFFECT", effects: [{ type: "DROP_SHADOW", color: { r: 0, g: 0, b: 0, a: 0.1 }, offset: { x: 0, y: 2 }, radius: 8, spread: 0, visible: true, blendMode: "NORMAL" }] }];
   const gridStyles = [{ id: "S:grid,", key: "k-grid", name: "Grid/12", description: "", type: "GRID", layoutGrids: [{ pattern: "COLUMNS" }] }];
 
   const api = {
