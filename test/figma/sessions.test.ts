@@ -120,6 +120,13 @@ describe("the registry's life cycle", () => {
     await agent.close();
   });
 
+  test("a plugin asking for a long keep-alive is held to 4 s, so a stopped one is noticed within 10 s", async () => {
+    const user = await createUser();
+    const slow = await openPlugin(user, { fileName: "Old plugin", keepaliveSeconds: 10 });
+    const session = (await adminDb().doc(`figma_sessions/${slow.roomId}`).get()).data()!;
+    expect(session.keepaliveSeconds).toBe(4);
+  });
+
   test("a plugin that reconnects (network back, computer awake) keeps its room", async () => {
     const user = await createUser();
     const first = await openPlugin(user, { fileName: "Resumed" });
