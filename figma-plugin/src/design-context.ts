@@ -86,11 +86,11 @@ export const designCommands: Record<string, Handler> = {
       if (visit.parentId && !dn.parentId && parentInPage) (parentInPage.children ??= []).push(dn);
       else forest.push(dn);
       if (dn.parentId) await parentOf(dn);
-      if ("children" in visit.node && visit.node.children.length && !(visit.depth >= depth)) dn.childCount = visit.node.children.length;
+      if ("children" in visit.node && visit.node.children.length) dn.childCount = visit.node.children.length;
       described.set(dn.id, dn);
     }
     if (start > 0 && index <= start) throw new CommandError("invalid_input", "Invalid cursor: it is past the last layer; omit cursor to start over");
-    // Layers whose children were not walked say how many there are (vectors are one asset).
+    // Layers whose children are not all here (depth, budget, vectors drawn as one asset) say how many they have.
     for (const dn of described.values()) {
       if (dn.children?.length === dn.childCount) delete dn.childCount;
     }

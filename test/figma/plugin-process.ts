@@ -29,7 +29,7 @@ const fixtures = (process.env.PLUGIN_FIXTURES ?? "").split(",").filter(Boolean);
 if (fixtures.includes("design")) addDesignPage(fake);
 if (fixtures.includes("large")) addLargePage(fake);
 // Which page is open in Figma (by name), e.g. the design page.
-const openPage = process.env.FIGMA_PAGE ? api.root.children.find((p) => p.name === process.env.FIGMA_PAGE) : undefined;
+const openPage = process.env.FIGMA_PAGE ? api.root.children.find((p: { name: string }) => p.name === process.env.FIGMA_PAGE) : undefined;
 if (openPage) (api as { currentPage: unknown }).currentPage = openPage;
 (globalThis as unknown as { figma: unknown }).figma = api;
 
