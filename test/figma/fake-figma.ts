@@ -26,6 +26,8 @@ const NUMBER_FIELDS = new Set([
 ]);
 const TEXT_FIELDS: Record<string, string> = { fontFamily: "STRING", fontStyle: "STRING", fontSize: "FLOAT", fontWeight: "FLOAT", letterSpacing: "FLOAT", lineHeight: "FLOAT", paragraphSpacing: "FLOAT", paragraphIndent: "FLOAT" };
 type Alias = { type: "VARIABLE_ALIAS"; id: string };
+/** The layers Figma lets carry Dev Mode annotations (not groups, sections or pages). */
+const ANNOTATED = new Set(["COMPONENT", "COMPONENT_SET", "ELLIPSE", "FRAME", "INSTANCE", "RECTANGLE", "TEXT", "VECTOR"]);
 export const AVAILABLE_FONT_FAMILIES = ["Inter"];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -216,6 +218,8 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
         else node[field] = value;
         node._bindings[field] = textField ? [{ type: "VARIABLE_ALIAS", id: v.id }] : { type: "VARIABLE_ALIAS", id: v.id };
       };
+    }
+    if (ANNOTATED.has(type)) {
       let annotations: unknown[] = [];
       Object.defineProperty(node, "annotations", {
         enumerable: true,
