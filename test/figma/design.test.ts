@@ -292,6 +292,19 @@ describe("components", () => {
     expect(after.nodes[0].component).toMatchObject({ variant: { Size: "Small" } });
   });
 
+  test("set_instance_properties: an instance swap by component id, visible in the model", async () => {
+    const chip = ((await ok("get_metadata")).outline as string).split("\n").find((l) => l.includes('INSTANCE "Tag chip"'))!.trim().split(" ")[0]!;
+    const before = await ok("get_component_properties", { nodeId: chip });
+    expect(before.properties).toEqual([{ name: expect.stringMatching(/^Icon#/), displayName: "Icon", type: "INSTANCE_SWAP", defaultValue: "6:10", value: "6:10", valueName: "Icon/Star" }]);
+    await ok("set_instance_properties", { nodeId: chip, properties: { Icon: "6:11" } });
+    const model = await modelNode(chip);
+    expect(model.children.find((c: Json) => c.name === "Leading icon").mainComponentId).toBe("6:11");
+    expect((await ok("get_component_properties", { nodeId: chip })).properties[0]).toMatchObject({ value: "6:11", valueName: "Icon/Arrow" });
+    expect(await failure("set_instance_properties", { nodeId: chip, properties: { Icon: "5:4" } })).toBe(
+      'Error: Nothing was changed: "Icon#' + String(before.properties[0].name).split("#")[1] + '" swaps instances: pass a component\'s node id (get_local_components lists them), not "5:4" (400)',
+    );
+  });
+
   test("invalid values: nothing changes, every problem is named", async () => {
     const instanceId = (await ok("get_design_context", { nodeId: CARD.id })).nodes[0].children[2].id as string;
     const text = await failure("set_instance_properties", { nodeId: instanceId, properties: { Size: "Huge", Colour: "red", "Show icon": "yes" } });

@@ -1,7 +1,8 @@
 // Documents the design tests need, built in the model the way a designer builds them in Figma.
 //   "design": page "Design" with a pricing card — nested auto-layout, text styles, variables in two
 //             modes (the card sets Dark), a Button component set (Size variants; Label text and
-//             Show icon boolean properties) and an instance of it — plus annotations.
+//             Show icon boolean properties) and an instance of it — plus annotations; and a Chip
+//             component with an instance-swap icon property, with one instance ("Tag chip").
 //   "large":  page "Big" with 2,000 layers (20 sections × 9 cards × 10 layers, and the cards).
 import type { createFakeFigma, FakeNode } from "./fake-figma.js";
 
@@ -102,6 +103,19 @@ export function addDesignPage({ api, add, styles }: Fake): void {
   card.appendChild(cta);
   cta._overrides[labelProp] = "Buy now";
   for (const c of cta.children) if (c.type === "TEXT") c.characters = "Buy now";
+
+  // A Chip whose leading icon is an instance-swap property (Icon/Star by default), and one instance of it.
+  const star = add("COMPONENT", { name: "Icon/Star", parent: page, x: 600, y: 200, width: 16, height: 16 }, "6:10");
+  add("COMPONENT", { name: "Icon/Arrow", parent: page, x: 640, y: 200, width: 16, height: 16 }, "6:11");
+  const chip = add("COMPONENT", { name: "Chip", parent: page, x: 600, y: 300, width: 80, height: 24, layoutMode: "HORIZONTAL" }, "6:20");
+  const swapProp = chip.addComponentProperty("Icon", "INSTANCE_SWAP", star.id);
+  const leading = star.createInstance();
+  leading.name = "Leading icon";
+  leading.componentPropertyReferences = { mainComponent: swapProp };
+  chip.appendChild(leading);
+  const chipInstance = chip.createInstance();
+  Object.assign(chipInstance, { name: "Tag chip", x: 0, y: 400 });
+  page.appendChild(chipInstance);
 
   page.selection = [card];
 }
