@@ -257,7 +257,13 @@ export interface Rendered {
  * classes and a stylesheet ("html") or with Tailwind classes ("tailwind"). `parentOf` supplies the
  * described parent of a top-level entry (its layout decides how the entry is placed).
  */
-export function renderHtml(roots: DesignNode[], vars: Map<string, { cssVar: string; value: unknown }>, mode: "html" | "tailwind", parentOf: (n: DesignNode) => DesignNode | undefined): Rendered {
+export function renderHtml(
+  roots: DesignNode[],
+  vars: Map<string, { cssVar: string; value: unknown }>,
+  mode: "html" | "tailwind",
+  parentOf: (n: DesignNode) => DesignNode | undefined,
+  unitless: ReadonlySet<string> = new Set(),
+): Rendered {
   const rules: string[] = [];
   const assets: Rendered["assets"] = [];
   const classes = new Map<string, number>();
@@ -303,14 +309,14 @@ export function renderHtml(roots: DesignNode[], vars: Map<string, { cssVar: stri
     return kids.length ? `${indent}<${tag} ${attrs}>${comment}\n${kids.join("\n")}\n${indent}</${tag}>` : `${indent}<${tag} ${attrs}>${comment}</${tag}>`;
   };
   const html = roots.map((r) => el(r, parentOf(r), "")).join("\n");
-  const root = vars.size ? `:root {\n${[...vars.values()].map((v) => `  ${v.cssVar}: ${cssValue(v.value)};`).join("\n")}\n}` : "";
+  const root = vars.size ? `:root {\n${[...vars].map(([name, v]) => `  ${v.cssVar}: ${cssValue(v.value, unitless.has(name))};`).join("\n")}\n}` : "";
   const base = "*, *::before, *::after {\n  box-sizing: border-box;\n}";
   if (mode === "html") return { html, css: [root, base, ...rules].filter(Boolean).join("\n\n"), assets };
   return { html, css: [root, base].filter(Boolean).join("\n\n"), assets };
 }
 
-function cssValue(v: unknown): string {
-  if (typeof v === "number") return `${v}px`;
+function cssValue(v: unknown, unitless: boolean): string {
+  if (typeof v === "number") return unitless ? String(v) : `${v}px`;
   if (typeof v === "string") return /^#[0-9A-Fa-f]{6,8}$/.test(v) ? v.toLowerCase() : v;
   if (typeof v === "boolean") return v ? "1" : "0";
   return "initial";

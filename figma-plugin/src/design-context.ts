@@ -111,7 +111,7 @@ export const designCommands: Record<string, Handler> = {
     const base = { nodeIds: top.map((n) => n.id), format, nodeCount: described.size, ...(start ? { firstLayerIndex: start } : {}) };
     if (format === "json") return { ...base, nodes: forest, variables, assets, ...paging };
     const parents = new Map<string, DesignNode>([...outside, ...described]);
-    const rendered = renderHtml(forest, scope.used, format, (n) => (n.parentId ? parents.get(n.parentId) : undefined));
+    const rendered = renderHtml(forest, scope.used, format, (n) => (n.parentId ? parents.get(n.parentId) : undefined), scope.unitless);
     return { ...base, html: rendered.html, css: rendered.css, variables, assets: rendered.assets, ...paging };
   },
 };

@@ -37,6 +37,8 @@ export class DesignScope {
   readonly vars = new VariableIndex();
   /** Variable name → what the answer's `variables` section says about it. */
   readonly used = new Map<string, { id: string; collection: string | null; type: string; cssVar: string; mode?: string; value: unknown }>();
+  /** Variables used where CSS takes a plain number (opacity, font weight), not pixels. */
+  readonly unitless = new Set<string>();
   private styles = new Map<string, Promise<BaseStyle | null>>();
 
   style(id: unknown): Promise<BaseStyle | null> {
@@ -250,6 +252,7 @@ export async function designNode(n: SceneNode, scope: DesignScope): Promise<Desi
   const bound: Record<string, string | string[]> = {};
   for (const [field, aliases] of bindingsOf(n)) {
     const names = (await Promise.all(aliases.map((a) => scope.variable(a, n)))).filter((x): x is string => !!x);
+    if (field === "opacity" || field === "fontWeight") names.forEach((name) => scope.unitless.add(name));
     if (names.length) bound[field] = field === "fills" || field === "strokes" || field === "effects" || names.length > 1 ? names : names[0]!;
   }
   if (Object.keys(bound).length) out.variables = bound;
