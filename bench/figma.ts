@@ -1,13 +1,16 @@
 // Figma relay figures, on the emulator suite (`npm run bench -- figma`):
 // 1. the round trip of a tool call through the relay (MCP client → figma function → Firestore →
 //    plugin long-poll → plugin → result post → tool → client; target < 300 ms median);
-// 2. 20 concurrent commands across 5 rooms: each creates a uniquely named text layer; every file
-//    must end with exactly its own 4 layers, and no command may be left in Firestore.
+// 2. get_design_context on the pricing card of test/figma/fixtures.ts (nested auto-layout, text
+//    styles, variables in two modes, a component instance) as JSON and as HTML + CSS, beside (1);
+// 3. 20 concurrent commands across 5 rooms: each creates a uniquely named text layer; every file
+//    must end with exactly its own 4 layers, and no command may be left in Firestore;
+// 4. how long a tool waits on a plugin that died holding its command (target ≤ ~10 s).
 // Plugins are real plugin processes (test/figma/plugin-process.ts) paired through the device flow.
 //
 // The Functions emulator serves one request per worker process and cold-starts a new process for
 // each concurrent request; a busy 2-core machine cannot start 25 at once (they fail to load), so
-// for (2) the tool side runs in this process with the function's own relay code (relay.ts: file
+// for (3) the tool side runs in this process with the function's own relay code (relay.ts: file
 // the command, wait on Firestore) while the plugins poll and answer through the real function.
 // Cloud Run serves 80 concurrent requests per instance and has no such limit.
 import type { CallToolResult } from "@modelcontextprotocol/client";
@@ -28,11 +31,11 @@ const texts = (n: Node): string[] => [...(n.characters !== undefined ? [n.charac
 async function main(): Promise<void> {
   const user = await createUser();
   const plugins: PluginProcess[] = [];
-  for (let i = 1; i <= 5; i++) plugins.push(await openPlugin(user, { fileName: `Bench file ${i}`, keepaliveSeconds: 5 }));
+  for (let i = 1; i <= 5; i++) plugins.push(await openPlugin(user, { fileName: `Bench file ${i}`, ...(i === 1 ? { fixtures: ["design" as const] } : {}) }));
   const agent = await figmaClient(user);
   const room = plugins[0]!.roomId;
-  const call = async (args: Record<string, unknown>) =>
-    (await agent.callTool({ name: "get_selection", arguments: args }, { timeout: 300_000 })) as CallToolResult;
+  const call = async (args: Record<string, unknown>, name = "get_selection") =>
+    (await agent.callTool({ name, arguments: args }, { timeout: 300_000 })) as CallToolResult;
 
   // 1. Round trip through MCP, one call at a time.
   for (let i = 0; i < 5; i++) await call({ sessionId: room });
@@ -45,7 +48,26 @@ async function main(): Promise<void> {
   }
   console.log(`round trip get_selection through MCP (60 calls): median ${ms(median(times))}, p90 ${ms(pct(times, 0.9))}, min ${ms(Math.min(...times))}, max ${ms(Math.max(...times))}  [target < 300 ms median]`);
 
-  // 2. 20 concurrent commands across 5 rooms.
+  // 2. get_design_context on the pricing card (9 layers), JSON and HTML + CSS.
+  for (const format of ["json", "html"]) {
+    const args = { sessionId: room, nodeId: "5:1", format };
+    for (let i = 0; i < 3; i++) await call(args, "get_design_context");
+    const t: number[] = [];
+    let chars = 0;
+    for (let i = 0; i < 30; i++) {
+      const start = performance.now();
+      const r = await call(args, "get_design_context");
+      t.push(performance.now() - start);
+      if (r.isError) throw new Error(textOf(r));
+      chars = textOf(r).length;
+    }
+    console.log(
+      `get_design_context ${format} on the pricing card through MCP (30 calls): median ${ms(median(t))}, p90 ${ms(pct(t, 0.9))} ` +
+        `(${(median(t) / median(times)).toFixed(2)}× get_selection's median; answer ${chars} characters)`,
+    );
+  }
+
+  // 3. 20 concurrent commands across 5 rooms.
   const ctx = { caller: undefined, requestId: "bench", query: {}, log, signal: new AbortController().signal, progress: async () => undefined };
   const sessions = await Promise.all(plugins.map(async (p) => toSession((await sessionRef(p.roomId).get()).data()!)));
   const started = performance.now();
@@ -77,6 +99,17 @@ async function main(): Promise<void> {
     `20 concurrent create_text across 5 rooms (relay): ${ms(wall)} wall, per command median ${ms(median(results.map((r) => r.ms)))}, ` +
       `${20 - failed.length}/20 ok, ${lost} lost, ${foreign} delivered to the wrong file, ${left} commands left in Firestore` +
       (failed.length ? `\n  first failure: ${failed[0]!.error ?? "wrong answer"}` : ""),
+  );
+
+  // 4. A plugin dies holding a command: how long until the tool says so.
+  const doomed = await openPlugin(user, { fileName: "Bench crash", dieOnTool: "delete_node" });
+  const crash = call({ sessionId: doomed.roomId, nodeId: "1:4" }, "delete_node");
+  await doomed.next((m) => m.type === "command");
+  const died = performance.now();
+  const crashed = await crash;
+  console.log(
+    `plugin killed holding a command: the tool answered ${((performance.now() - died) / 1000).toFixed(1)} s later ` +
+      `(${crashed.isError && /stopped responding/.test(textOf(crashed)) ? "stopped responding" : `unexpected: ${textOf(crashed).slice(0, 120)}`})  [target ≤ ~10 s]`,
   );
 
   await agent.close();

@@ -35,7 +35,7 @@ export interface BridgeOptions {
   context(): SessionContext;
   execute(command: Command): Promise<Answer>;
   onState?(state: BridgeState): void;
-  /** Keep-alive asked of the server (1–30 s): polls come at least this often; missing 3 ends the session. */
+  /** Keep-alive asked of the server (default 4 s; the server may lower it): polls come at least this often; missing 2 ends the session. */
   keepaliveSeconds?: number;
   /** A room this window had before (kept across reloads). */
   roomId?: string;
@@ -75,7 +75,7 @@ export class Bridge {
   private registered = false;
 
   constructor(private readonly opts: BridgeOptions) {
-    this.keepalive = opts.keepaliveSeconds ?? 10;
+    this.keepalive = opts.keepaliveSeconds ?? 4;
     this.roomId = opts.roomId;
   }
 

@@ -67,6 +67,12 @@ describe("a production build", () => {
     await figma.ui.onmessage!({ type: "command", command: { commandId: "c1", tool: "get_selection", args: {} } });
     expect(toUi.find((m) => m.type === "answer")).toMatchObject({ commandId: "c1", answer: { ok: true, result: { count: 1, selection: [{ id: "1:2" }] } } });
 
+    // The design commands survive bundling for Figma's older engine (generators, optional chaining).
+    await figma.ui.onmessage!({ type: "command", command: { commandId: "c2", tool: "get_design_context", args: { format: "html" } } });
+    expect(toUi.find((m) => m.type === "answer" && m.commandId === "c2")).toMatchObject({ answer: { ok: true, result: { nodeIds: ["1:2"], html: expect.stringContaining('data-node-id="1:2"') } } });
+    await figma.ui.onmessage!({ type: "command", command: { commandId: "c3", tool: "get_metadata", args: {} } });
+    expect(toUi.find((m) => m.type === "answer" && m.commandId === "c3")).toMatchObject({ answer: { ok: true, result: { nodeId: "0:1", layerCount: 259 } } });
+
     await figma.ui.onmessage!({ type: "storage-set", requestId: 1, key: "mcp-bridge-credential", value: { deviceId: "d", refreshToken: "r" } });
     await figma.ui.onmessage!({ type: "storage-get", requestId: 2, key: "mcp-bridge-credential" });
     expect(toUi.filter((m) => m.type === "storage").at(-1)).toEqual({ type: "storage", requestId: 2, value: { deviceId: "d", refreshToken: "r" } });

@@ -1,17 +1,33 @@
 // A model of the Figma plugin API, enough for the MCP Bridge plugin's commands: a document of
-// pages, frames, text, rectangles, components and instances; selection; local styles; fonts that
-// must be loaded before text is written (as in Figma); exportAsync rendering a real PNG or SVG.
-// Nodes carry only the properties their type has in Figma, so `"x" in node`-style checks behave.
+// pages, frames, text, rectangles, vectors, components, component sets (variants) and instances;
+// selection; local styles that layers refer to by id; variables in collections with modes, bound
+// to layer and paint properties and resolved per layer (explicit modes inherit down the tree);
+// component properties (variant, boolean, text, instance swap) that instances override; Dev Mode
+// annotations with categories; fonts that must be loaded before text is written (as in Figma);
+// exportAsync rendering a real PNG or SVG. Nodes carry only the properties their type has in
+// Figma, so `"x" in node`-style checks behave.
 import { deflateSync } from "node:zlib";
 
 type Paint = { type: "SOLID"; color: { r: number; g: number; b: number }; opacity?: number; visible?: boolean };
 type FontName = { family: string; style: string };
 
-const CONTAINERS = new Set(["DOCUMENT", "PAGE", "FRAME", "GROUP", "COMPONENT", "INSTANCE", "SECTION"]);
-const SCENE = new Set(["FRAME", "GROUP", "COMPONENT", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "SECTION"]);
-const GEOMETRY = new Set(["FRAME", "COMPONENT", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE"]);
-const CORNERS = new Set(["FRAME", "COMPONENT", "INSTANCE", "RECTANGLE"]);
-const AUTO_LAYOUT = new Set(["FRAME", "COMPONENT", "INSTANCE"]);
+const CONTAINERS = new Set(["DOCUMENT", "PAGE", "FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "SECTION"]);
+const SCENE = new Set(["FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR", "SECTION"]);
+const GEOMETRY = new Set(["FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR"]);
+const CORNERS = new Set(["FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE"]);
+const AUTO_LAYOUT = new Set(["FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE"]);
+/** Layers that sit in a parent's auto-layout (sizing, positioning, constraints). */
+const LAYOUT_CHILD = new Set(["FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR"]);
+const WEIGHTS: Record<string, number> = { Thin: 100, "Extra Light": 200, Light: 300, Regular: 400, Medium: 500, "Semi Bold": 600, Bold: 700, "Extra Bold": 800, Black: 900 };
+/** Which variable type a bindable field takes (Figma refuses others). */
+const NUMBER_FIELDS = new Set([
+  "width", "height", "minWidth", "maxWidth", "minHeight", "maxHeight", "itemSpacing", "counterAxisSpacing", "paddingLeft", "paddingRight", "paddingTop",
+  "paddingBottom", "topLeftRadius", "topRightRadius", "bottomLeftRadius", "bottomRightRadius", "strokeWeight", "opacity",
+]);
+const TEXT_FIELDS: Record<string, string> = { fontFamily: "STRING", fontStyle: "STRING", fontSize: "FLOAT", fontWeight: "FLOAT", letterSpacing: "FLOAT", lineHeight: "FLOAT", paragraphSpacing: "FLOAT", paragraphIndent: "FLOAT" };
+type Alias = { type: "VARIABLE_ALIAS"; id: string };
+/** The layers Figma lets carry Dev Mode annotations (not groups, sections or pages). */
+const ANNOTATED = new Set(["COMPONENT", "COMPONENT_SET", "ELLIPSE", "FRAME", "INSTANCE", "RECTANGLE", "TEXT", "VECTOR"]);
 export const AVAILABLE_FONT_FAMILIES = ["Inter"];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -59,6 +75,23 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
   const loadedFonts = new Set<string>();
   let counter = 100;
   const fontKey = (f: FontName) => `${f.family}|${f.style}`;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const collections = new Map<string, any>();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const variables = new Map<string, any>();
+  const annotationCategories = [
+    { id: "AC:1", label: "Development", color: "BLUE", isPreset: true },
+    { id: "AC:2", label: "Interaction", color: "GREEN", isPreset: true },
+    { id: "AC:3", label: "Accessibility", color: "ORANGE", isPreset: true },
+  ];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const allStyles = (): any[] => [...paintStyles, ...textStyles, ...effectStyles, ...gridStyles];
+  function styleById(id: string, type: string) {
+    const style = allStyles().find((st) => st.id === id);
+    if (!style) throw new Error(`Style ${id} not found`);
+    if (style.type !== type) throw new Error(`Style ${id} is a ${style.type} style, not ${type}`);
+    return style;
+  }
 
   function walk(node: FakeNode, visit: (n: FakeNode) => void): void {
     for (const child of node.children ?? []) {
@@ -113,7 +146,107 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
         return new Uint8Array(png);
       };
     }
-    if (GEOMETRY.has(type)) Object.assign(node, { fills: [], strokes: [], strokeWeight: 1 });
+    if (GEOMETRY.has(type)) {
+      // Writing paints directly detaches their style, as in Figma.
+      let fills: unknown[] = [];
+      let strokes: unknown[] = [];
+      Object.defineProperty(node, "fills", { enumerable: true, get: () => fills, set: (v: unknown[]) => ((fills = v), (node.fillStyleId = "")) });
+      Object.defineProperty(node, "strokes", { enumerable: true, get: () => strokes, set: (v: unknown[]) => ((strokes = v), (node.strokeStyleId = "")) });
+      Object.assign(node, { strokeWeight: 1, strokeAlign: "INSIDE", dashPattern: [], effects: [], fillStyleId: "", strokeStyleId: "", effectStyleId: "", blendMode: "PASS_THROUGH", isMask: false });
+      node.setFillStyleIdAsync = async (styleId: string) => {
+        const style = styleById(styleId, "PAINT");
+        fills = structuredClone(style.paints);
+        node.fillStyleId = styleId;
+      };
+      node.setStrokeStyleIdAsync = async (styleId: string) => {
+        const style = styleById(styleId, "PAINT");
+        strokes = structuredClone(style.paints);
+        node.strokeStyleId = styleId;
+      };
+      node.setEffectStyleIdAsync = async (styleId: string) => {
+        node.effects = structuredClone(styleById(styleId, "EFFECT").effects);
+        node.effectStyleId = styleId;
+      };
+    }
+    if (SCENE.has(type)) {
+      // Variables bound to the layer's own fields; paints carry theirs (boundVariables merges both).
+      node._bindings = {} as Record<string, Alias | Alias[]>;
+      node.explicitVariableModes = {} as Record<string, string>;
+      node.componentPropertyReferences = null;
+      node.isAsset = type === "VECTOR";
+      node.rotation = 0;
+      Object.defineProperty(node, "boundVariables", {
+        get: () => {
+          const out: Record<string, unknown> = { ...node._bindings };
+          for (const key of ["fills", "strokes"]) {
+            const aliases = (node[key] ?? []).map((p: { boundVariables?: { color?: Alias } }) => p.boundVariables?.color).filter(Boolean);
+            if (aliases.length) out[key] = aliases;
+          }
+          return out;
+        },
+      });
+      Object.defineProperty(node, "resolvedVariableModes", {
+        get: () => {
+          const modes: Record<string, string> = {};
+          for (const c of collections.values()) modes[c.id] = c.defaultModeId;
+          const chain: FakeNode[] = [];
+          for (let n: FakeNode | null = node; n; n = n.parent) chain.unshift(n);
+          for (const n of chain) Object.assign(modes, n.explicitVariableModes ?? {});
+          return modes;
+        },
+      });
+      node.setExplicitVariableModeForCollection = (collection: string | { id: string }, modeId: string) => {
+        const c = collections.get(typeof collection === "string" ? collection : collection.id);
+        if (!c || !c.modes.some((m: { modeId: string }) => m.modeId === modeId)) throw new Error("Invalid mode for this collection");
+        node.explicitVariableModes = { ...node.explicitVariableModes, [c.id]: modeId };
+      };
+      node.setBoundVariable = (field: string, variable: string | { id: string } | null) => {
+        const v = variable === null ? null : variables.get(typeof variable === "string" ? variable : variable.id);
+        if (variable !== null && !v) throw new Error("Variable not found");
+        const textField = TEXT_FIELDS[field];
+        if (textField && type !== "TEXT") throw new Error(`Cannot bind ${field} on a ${type}`);
+        const expected = textField ?? (NUMBER_FIELDS.has(field) ? "FLOAT" : field === "visible" ? "BOOLEAN" : field === "characters" ? "STRING" : undefined);
+        if (!expected || (!textField && !(field in node))) throw new Error(`Cannot bind ${field} on a ${type}`);
+        if (v && v.resolvedType !== expected) throw new Error(`Mismatched variable resolved type for ${field}`);
+        if (!v) {
+          delete node._bindings[field];
+          return;
+        }
+        const { value } = v.resolveForConsumer(node);
+        if (field === "characters") node.characters = value; // throws on an unloaded font, as in Figma
+        else if (field === "lineHeight" || field === "letterSpacing") node[field] = { unit: "PIXELS", value };
+        else node[field] = value;
+        node._bindings[field] = textField ? [{ type: "VARIABLE_ALIAS", id: v.id }] : { type: "VARIABLE_ALIAS", id: v.id };
+      };
+    }
+    if (ANNOTATED.has(type)) {
+      let annotations: unknown[] = [];
+      Object.defineProperty(node, "annotations", {
+        enumerable: true,
+        get: () => annotations,
+        set: (list: { label?: string; labelMarkdown?: string; properties?: { type: string }[]; categoryId?: string }[]) => {
+          for (const a of list) {
+            if (a.label !== undefined && a.labelMarkdown !== undefined) throw new Error("Cannot set both label and labelMarkdown");
+            if (a.categoryId && !annotationCategories.some((c) => c.id === a.categoryId)) throw new Error(`Invalid annotation category id: ${a.categoryId}`);
+          }
+          annotations = Object.freeze(list.map((a) => Object.freeze(structuredClone(a)))) as unknown[];
+        },
+      });
+    }
+    if (LAYOUT_CHILD.has(type)) {
+      Object.assign(node, {
+        layoutSizingHorizontal: "FIXED",
+        layoutSizingVertical: "FIXED",
+        layoutPositioning: "AUTO",
+        layoutAlign: "INHERIT",
+        layoutGrow: 0,
+        constraints: { horizontal: "MIN", vertical: "MIN" },
+        minWidth: null,
+        maxWidth: null,
+        minHeight: null,
+        maxHeight: null,
+      });
+    }
     if (CORNERS.has(type)) {
       let radius = 0;
       Object.assign(node, { topLeftRadius: 0, topRightRadius: 0, bottomRightRadius: 0, bottomLeftRadius: 0 });
@@ -141,6 +274,13 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
         paddingLeft: 0,
         primaryAxisAlignItems: "MIN",
         counterAxisAlignItems: "MIN",
+        counterAxisAlignContent: "AUTO",
+        primaryAxisSizingMode: "FIXED",
+        counterAxisSizingMode: "FIXED",
+        itemReverseZIndex: false,
+        strokesIncludedInLayout: false,
+        clipsContent: type !== "INSTANCE" && type !== "COMPONENT_SET",
+        gridStyleId: "",
       });
     }
     if (type === "TEXT") {
@@ -157,18 +297,130 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
         },
       });
       node.getRangeAllFontNames = () => [node.fontName];
-    }
-    if (type === "COMPONENT") {
-      node.key = props.key ?? Buffer.from(id.padEnd(20, "0")).toString("hex").slice(0, 40);
-      node.description = "";
-      node.createInstance = () => {
-        const instance = make("INSTANCE", { name: node.name, width: node.width, height: node.height, fills: node.fills });
-        instance.mainComponent = node;
-        for (const child of node.children) instance.appendChild(cloneTree(child));
-        return instance;
+      Object.assign(node, {
+        textAlignHorizontal: "LEFT",
+        textAlignVertical: "TOP",
+        textAutoResize: "WIDTH_AND_HEIGHT",
+        lineHeight: { unit: "AUTO" },
+        letterSpacing: { unit: "PERCENT", value: 0 },
+        textCase: "ORIGINAL",
+        textDecoration: "NONE",
+        paragraphSpacing: 0,
+        textStyleId: "",
+      });
+      Object.defineProperty(node, "fontWeight", { get: () => WEIGHTS[node.fontName.style.replace(/ Italic$/, "")] ?? 400 });
+      // One styled segment unless the model was given spans ({start, end, fontName, fontSize, fills…}).
+      node.getStyledTextSegments = (fields: string[]) => {
+        const whole = { start: 0, end: characters.length };
+        const spans: Record<string, unknown>[] = node._spans ?? [whole];
+        return spans.map((span) => {
+          const seg: Record<string, unknown> = { characters: characters.slice(span.start as number, span.end as number), start: span.start, end: span.end };
+          for (const f of fields) {
+            const own = f === "fontWeight" ? WEIGHTS[String(((span.fontName ?? node.fontName) as FontName).style)] : node[f];
+            seg[f] = structuredClone(span[f] ?? own);
+          }
+          return seg;
+        });
+      };
+      node.setTextStyleIdAsync = async (styleId: string) => {
+        const style = styleById(styleId, "TEXT");
+        if (!loadedFonts.has(fontKey(style.fontName))) throw new Error(`Cannot apply a text style with unloaded font "${style.fontName.family} ${style.fontName.style}"`);
+        node.fontName = structuredClone(style.fontName);
+        node.fontSize = style.fontSize;
+        node.lineHeight = structuredClone(style.lineHeight);
+        node.letterSpacing = structuredClone(style.letterSpacing);
+        node.textStyleId = styleId;
       };
     }
-    if (type === "INSTANCE") node.getMainComponentAsync = async () => node.mainComponent ?? null;
+    if (type === "COMPONENT" || type === "COMPONENT_SET") {
+      node.key = props.key ?? Buffer.from(id.padEnd(20, "0")).toString("hex").slice(0, 40);
+      node.description = "";
+      node.remote = false;
+      node._propDefs = {} as Record<string, { type: string; defaultValue: string | boolean; preferredValues?: unknown[] }>;
+      const isVariant = () => type === "COMPONENT" && node.parent?.type === "COMPONENT_SET";
+      Object.defineProperty(node, "componentPropertyDefinitions", {
+        get: () => {
+          if (isVariant()) throw new Error("Can only get definitions of a component set or non-variant component");
+          const defs: Record<string, unknown> = {};
+          if (type === "COMPONENT_SET") {
+            const options = new Map<string, string[]>();
+            for (const v of node.children) for (const [k, val] of Object.entries(v.variantProperties as Record<string, string>)) options.set(k, [...new Set([...(options.get(k) ?? []), val])]);
+            const first = node.children[0]?.variantProperties ?? {};
+            for (const [k, opts] of options) defs[k] = { type: "VARIANT", defaultValue: first[k], variantOptions: opts };
+          }
+          return { ...defs, ...structuredClone(node._propDefs) };
+        },
+      });
+      node.addComponentProperty = (name: string, propType: string, defaultValue: string | boolean) => {
+        if (isVariant()) throw new Error("Cannot add properties to a variant: add them to its component set");
+        if (propType === "VARIANT") throw new Error("Variant properties come from the variants' names");
+        const key = `${name}#${++counter}:0`;
+        node._propDefs[key] = { type: propType, defaultValue };
+        return key;
+      };
+      if (type === "COMPONENT") {
+        // "Size=Large, State=Default" → {Size: "Large", State: "Default"} when inside a component set.
+        Object.defineProperty(node, "variantProperties", {
+          get: () => (isVariant() ? Object.fromEntries(node.name.split(/,\s*/).map((kv: string) => kv.split("=").map((x) => x.trim()))) : null),
+        });
+        node.createInstance = () => {
+          const instance = make("INSTANCE", { name: node.name, width: node.width, height: node.height, fills: structuredClone(node.fills) });
+          for (const k of ["layoutMode", "itemSpacing", "paddingTop", "paddingRight", "paddingBottom", "paddingLeft", "primaryAxisAlignItems", "counterAxisAlignItems", "topLeftRadius", "topRightRadius", "bottomRightRadius", "bottomLeftRadius", "strokes", "strokeWeight", "effects"]) {
+            instance[k] = structuredClone(node[k]);
+          }
+          instance._bindings = structuredClone(node._bindings);
+          instance.mainComponent = node;
+          for (const child of node.children) instance.appendChild(cloneTree(child));
+          return instance;
+        };
+      } else {
+        Object.defineProperty(node, "defaultVariant", { get: () => node.children[0] });
+      }
+    }
+    if (type === "INSTANCE") {
+      node.getMainComponentAsync = async () => node.mainComponent ?? null;
+      node._overrides = {} as Record<string, string | boolean>;
+      const definitionsOwner = () => (node.mainComponent?.parent?.type === "COMPONENT_SET" ? node.mainComponent.parent : node.mainComponent);
+      Object.defineProperty(node, "variantProperties", { get: () => node.mainComponent?.variantProperties ?? null });
+      Object.defineProperty(node, "componentProperties", {
+        get: () => {
+          const owner = definitionsOwner();
+          if (!owner) return {};
+          const out: Record<string, unknown> = {};
+          for (const [k, def] of Object.entries(owner.componentPropertyDefinitions as Record<string, { type: string; defaultValue: unknown }>)) {
+            const value = def.type === "VARIANT" ? node.mainComponent.variantProperties[k] : (node._overrides[k] ?? def.defaultValue);
+            out[k] = { type: def.type, value };
+          }
+          return out;
+        },
+      });
+      node.setProperties = (properties: Record<string, string | boolean>) => {
+        const owner = definitionsOwner();
+        const defs = (owner?.componentPropertyDefinitions ?? {}) as Record<string, { type: string; variantOptions?: string[] }>;
+        for (const k of Object.keys(properties)) if (!defs[k]) throw new Error(`Could not find a component property with name: '${k}'`);
+        const variantChanges = Object.entries(properties).filter(([k]) => defs[k]!.type === "VARIANT");
+        if (variantChanges.length) {
+          const wanted = { ...node.mainComponent.variantProperties, ...Object.fromEntries(variantChanges) };
+          const match = owner.children.find((v: FakeNode) => Object.entries(wanted).every(([k, val]) => v.variantProperties[k] === val));
+          if (!match) throw new Error(`Unable to find a variant with those property values`);
+          node.mainComponent = match;
+          node.width = match.width;
+          node.height = match.height;
+        }
+        for (const [k, value] of Object.entries(properties)) {
+          const def = defs[k]!;
+          if (def.type === "VARIANT") continue;
+          if (def.type === "INSTANCE_SWAP" && byId.get(String(value))?.type !== "COMPONENT") throw new Error(`Invalid value for instance swap property '${k}'`);
+          node._overrides[k] = value;
+          walk(node, (layer) => {
+            const refs = layer.componentPropertyReferences ?? {};
+            if (refs.characters === k) layer.characters = value; // needs the layer's font loaded, as in Figma
+            if (refs.visible === k) layer.visible = value;
+            if (refs.mainComponent === k) layer.mainComponent = byId.get(String(value));
+          });
+        }
+      };
+    }
     const { characters, parent, ...rest } = props as { characters?: string; parent?: FakeNode };
     Object.assign(node, rest);
     if (characters !== undefined) {
@@ -180,10 +432,13 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
     return node;
   }
 
+  const NOT_COPIED = new Set(["id", "type", "parent", "children", "removed", "mainComponent", "key", "characters", "boundVariables", "resolvedVariableModes", "fontWeight", "componentProperties", "variantProperties", "componentPropertyDefinitions", "defaultVariant"]);
   function cloneTree(source: FakeNode): FakeNode {
     const props: Record<string, unknown> = {};
-    for (const k of ["name", "x", "y", "width", "height", "fills", "strokes", "strokeWeight", "visible", "opacity", "fontSize", "fontName", "layoutMode", "itemSpacing"]) {
-      if (k in source) props[k] = structuredClone(source[k]);
+    for (const k of Object.keys(source)) {
+      const v = source[k];
+      if (NOT_COPIED.has(k) || typeof v === "function" || typeof v === "symbol") continue;
+      props[k] = structuredClone(v);
     }
     if (source.type === "TEXT") props.characters = source.characters;
     const copy = make(source.type, props);
@@ -221,7 +476,7 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
   const textStyles = [
     { id: "S:h1,", key: "k-h1", name: "Heading/H1", description: "", type: "TEXT", fontName: { family: "Inter", style: "Bold" }, fontSize: 48, lineHeight: { unit: "AUTO" }, letterSpacing: { unit: "PIXELS", value: 0 } },
   ];
-  const effectStyles = [{ id: "S:shadow,", key: "k-shadow", name: "Shadow/Card", description: "", type: "EFFECT", effects: [{ type: "DROP_SHADOW" }] }];
+  const effectStyles = [{ id: "S:shadow,", key: "k-shadow", name: "Shadow/Card", description: "", type: "EFFECT", effects: [{ type: "DROP_SHADOW", color: { r: 0, g: 0, b: 0, a: 0.1 }, offset: { x: 0, y: 2 }, radius: 8, spread: 0, visible: true, blendMode: "NORMAL" }] }];
   const gridStyles = [{ id: "S:grid,", key: "k-grid", name: "Grid/12", description: "", type: "GRID", layoutGrids: [{ pattern: "COLUMNS" }] }];
 
   const api = {
@@ -265,6 +520,106 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
     async getLocalGridStylesAsync() {
       return gridStyles;
     },
+    async getStyleByIdAsync(id: string) {
+      return allStyles().find((st) => st.id === id) ?? null;
+    },
+    variables: {
+      async getVariableByIdAsync(id: string) {
+        return variables.get(id) ?? null;
+      },
+      async getVariableCollectionByIdAsync(id: string) {
+        return collections.get(id) ?? null;
+      },
+      async getLocalVariablesAsync(type?: string) {
+        return [...variables.values()].filter((v) => !type || v.resolvedType === type);
+      },
+      async getLocalVariableCollectionsAsync() {
+        return [...collections.values()];
+      },
+      createVariableCollection(name: string) {
+        const cid = `VariableCollectionId:${++counter}:0`;
+        const firstMode = `${counter}:0`;
+        const collection = {
+          id: cid,
+          name,
+          modes: [{ modeId: firstMode, name: "Mode 1" }],
+          defaultModeId: firstMode,
+          get variableIds() {
+            return [...variables.values()].filter((v) => v.variableCollectionId === cid).map((v) => v.id);
+          },
+          addMode(modeName: string) {
+            const modeId = `${++counter}:1`;
+            this.modes.push({ modeId, name: modeName });
+            for (const v of variables.values()) if (v.variableCollectionId === cid) v.valuesByMode[modeId] = structuredClone(v.valuesByMode[firstMode]);
+            return modeId;
+          },
+          renameMode(modeId: string, modeName: string) {
+            const m = this.modes.find((x: { modeId: string }) => x.modeId === modeId);
+            if (!m) throw new Error("Mode not found");
+            m.name = modeName;
+          },
+        };
+        collections.set(cid, collection);
+        return collection;
+      },
+      createVariable(name: string, collection: { id: string }, resolvedType: string) {
+        const c = collections.get(collection.id);
+        if ([...variables.values()].some((v) => v.variableCollectionId === c.id && v.name === name)) throw new Error(`A variable named ${name} already exists in this collection`);
+        const vid = `VariableID:${++counter}:0`;
+        const variable = {
+          id: vid,
+          name,
+          key: `vk${counter}`,
+          description: "",
+          remote: false,
+          resolvedType,
+          variableCollectionId: c.id,
+          valuesByMode: Object.fromEntries(c.modes.map((m: { modeId: string }) => [m.modeId, resolvedType === "COLOR" ? { r: 0, g: 0, b: 0, a: 1 } : resolvedType === "FLOAT" ? 0 : resolvedType === "BOOLEAN" ? false : ""])),
+          codeSyntax: {} as Record<string, string>,
+          scopes: ["ALL_SCOPES"],
+          setValueForMode(modeId: string, value: unknown) {
+            if (!(modeId in this.valuesByMode)) throw new Error("Invalid mode id");
+            this.valuesByMode[modeId] = structuredClone(value);
+          },
+          setVariableCodeSyntax(platform: string, value: string) {
+            this.codeSyntax[platform] = value;
+          },
+          // The value where `consumer` is: the mode its tree sets for this collection (or the default), aliases followed.
+          resolveForConsumer(consumer: FakeNode): { value: unknown; resolvedType: string } {
+            const modeId = consumer.resolvedVariableModes?.[c.id] ?? c.defaultModeId;
+            let value = this.valuesByMode[modeId];
+            if (value && typeof value === "object" && value.type === "VARIABLE_ALIAS") value = variables.get(value.id).resolveForConsumer(consumer).value;
+            return { value, resolvedType };
+          },
+        };
+        variables.set(vid, variable);
+        return variable;
+      },
+      createVariableAlias(variable: { id: string }) {
+        return { type: "VARIABLE_ALIAS", id: variable.id };
+      },
+      // Returns a copy of the paint bound to the variable (its colour becomes the variable's default-mode value).
+      setBoundVariableForPaint(paint: Record<string, unknown>, field: string, variable: { id: string } | null) {
+        if (field !== "color" || paint.type !== "SOLID") throw new Error("Only the color of a solid paint can be bound");
+        const copy = structuredClone(paint);
+        if (!variable) {
+          delete copy.boundVariables;
+          return copy;
+        }
+        const v = variables.get(variable.id);
+        if (!v || v.resolvedType !== "COLOR") throw new Error("Mismatched variable resolved type for color");
+        let value = v.valuesByMode[collections.get(v.variableCollectionId).defaultModeId];
+        if (value?.type === "VARIABLE_ALIAS") value = variables.get(value.id).valuesByMode[collections.get(variables.get(value.id).variableCollectionId).defaultModeId];
+        copy.color = { r: value.r, g: value.g, b: value.b };
+        copy.boundVariables = { color: { type: "VARIABLE_ALIAS", id: v.id } };
+        return copy;
+      },
+    },
+    annotations: {
+      async getAnnotationCategoriesAsync() {
+        return annotationCategories.map((c) => ({ ...c }));
+      },
+    },
     async importComponentByKeyAsync(key: string) {
       const found = document.findAll((n: FakeNode) => n.type === "COMPONENT" && n.key === key)[0];
       if (!found) throw new Error(`Component with key ${key} not found`);
@@ -272,16 +627,20 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
     },
     base64Encode: (bytes: Uint8Array) => Buffer.from(bytes).toString("base64"),
   };
-  return { api, byId };
+  /** Adds a layer directly (fixtures): props as Figma has them, optional id and parent. */
+  const add = (type: string, props: Record<string, unknown> = {}, id?: string) => make(type, props, id);
+  return { api, byId, add, styles: { paintStyles, textStyles, effectStyles, gridStyles } };
 }
 
 /** The document as plain data (what a test compares). */
 export function snapshot(node: FakeNode): unknown {
   const out: Record<string, unknown> = { id: node.id, type: node.type, name: node.name };
-  for (const k of ["x", "y", "width", "height", "characters", "fills", "strokes", "strokeWeight", "layoutMode", "layoutWrap", "itemSpacing", "counterAxisSpacing", "paddingTop", "paddingRight", "paddingBottom", "paddingLeft", "primaryAxisAlignItems", "counterAxisAlignItems", "topLeftRadius", "topRightRadius", "bottomRightRadius", "bottomLeftRadius", "fontSize", "fontName"]) {
+  for (const k of ["x", "y", "width", "height", "visible", "characters", "fills", "strokes", "strokeWeight", "fillStyleId", "strokeStyleId", "effectStyleId", "textStyleId", "effects", "annotations", "explicitVariableModes", "layoutMode", "layoutWrap", "itemSpacing", "counterAxisSpacing", "paddingTop", "paddingRight", "paddingBottom", "paddingLeft", "primaryAxisAlignItems", "counterAxisAlignItems", "topLeftRadius", "topRightRadius", "bottomRightRadius", "bottomLeftRadius", "fontSize", "fontName"]) {
     if (k in node) out[k] = node[k];
   }
   if (node.mainComponent) out.mainComponentId = node.mainComponent.id;
+  if (node.type === "INSTANCE") out.componentProperties = node.componentProperties;
+  if (node.boundVariables && Object.keys(node.boundVariables).length) out.boundVariables = node.boundVariables;
   if (node.children) out.children = node.children.map(snapshot);
   return out;
 }

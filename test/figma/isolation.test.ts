@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(stopAllPlugins);
 
-const notFoundText = (roomId: string) => new RegExp(`^Error: Figma session "${roomId}" not found: it may have been closed\\.`);
+const notFoundText = (roomId: string) => new RegExp(`^Error: Figma session "${roomId}" is not open \\(closed, or not yours\\): call list_sessions`);
 
 describe("through MCP", () => {
   test("Alice's Figma user id in Mallory's URL finds nothing", async () => {

@@ -5,11 +5,13 @@
 //   FIGMA_USER_ID, FIGMA_USER_NAME, FIGMA_FILE_NAME, KEEPALIVE_SECONDS
 //   DIE_ON_TOOL   the process kills itself (SIGKILL, no goodbye) when it receives this command
 //   HANG_ON_TOOL  the command never finishes (the plugin stays alive and keeps its heartbeat)
+//   PLUGIN_FIXTURES  extra pages (fixtures.ts: "design", "large"); FIGMA_PAGE  the page open at start
 // Reports {type: "state", state} and {type: "command", tool} to the parent; answers {type: "dump"}.
 import { Bridge } from "../../figma-plugin/src/bridge.js";
 import { runCommand } from "../../figma-plugin/src/commands.js";
 import { TokenSource } from "../../figma-plugin/src/pairing.js";
 import { createFakeFigma, snapshot } from "./fake-figma.js";
+import { addDesignPage, addLargePage } from "./fixtures.js";
 
 const env = (name: string, fallback?: string): string => {
   const v = process.env[name] ?? fallback;
@@ -17,11 +19,18 @@ const env = (name: string, fallback?: string): string => {
   return v;
 };
 
-const { api } = createFakeFigma({
+const fake = createFakeFigma({
   fileName: env("FIGMA_FILE_NAME", "Landing page"),
   fileKey: process.env.FIGMA_FILE_KEY,
   user: { id: env("FIGMA_USER_ID", "1001"), name: env("FIGMA_USER_NAME", "Ada") },
 });
+const { api } = fake;
+const fixtures = (process.env.PLUGIN_FIXTURES ?? "").split(",").filter(Boolean);
+if (fixtures.includes("design")) addDesignPage(fake);
+if (fixtures.includes("large")) addLargePage(fake);
+// Which page is open in Figma (by name), e.g. the design page.
+const openPage = process.env.FIGMA_PAGE ? api.root.children.find((p: { name: string }) => p.name === process.env.FIGMA_PAGE) : undefined;
+if (openPage) (api as { currentPage: unknown }).currentPage = openPage;
 (globalThis as unknown as { figma: unknown }).figma = api;
 
 const credential = JSON.parse(env("PLUGIN_CREDENTIAL")) as { deviceId: string; refreshToken: string };
@@ -34,7 +43,7 @@ const send = (msg: unknown) => process.send?.(msg);
 const bridge = new Bridge({
   functionUrl: env("FIGMA_URL"),
   tokens,
-  keepaliveSeconds: Number(env("KEEPALIVE_SECONDS", "5")),
+  keepaliveSeconds: Number(env("KEEPALIVE_SECONDS", "4")),
   roomId: process.env.RESUME_ROOM_ID,
   context: () => ({
     figmaUserId: api.currentUser.id,

@@ -14,6 +14,9 @@ export interface PluginOptions {
   dieOnTool?: string;
   hangOnTool?: string;
   resumeRoomId?: string;
+  /** Extra pages of fixtures.ts ("design", "large") and the page open at start. */
+  fixtures?: ("design" | "large")[];
+  page?: string;
 }
 
 type Message = { type: string; [key: string]: unknown };
@@ -46,10 +49,12 @@ export async function startPlugin(opts: PluginOptions): Promise<PluginProcess> {
       FIGMA_USER_ID: opts.figmaUserId ?? "1001",
       FIGMA_USER_NAME: opts.figmaUserName ?? "Ada",
       FIGMA_FILE_NAME: opts.fileName ?? "Landing page",
-      KEEPALIVE_SECONDS: String(opts.keepaliveSeconds ?? 5),
+      KEEPALIVE_SECONDS: String(opts.keepaliveSeconds ?? 4),
       ...(opts.dieOnTool ? { DIE_ON_TOOL: opts.dieOnTool } : {}),
       ...(opts.hangOnTool ? { HANG_ON_TOOL: opts.hangOnTool } : {}),
       ...(opts.resumeRoomId ? { RESUME_ROOM_ID: opts.resumeRoomId } : {}),
+      ...(opts.fixtures ? { PLUGIN_FIXTURES: opts.fixtures.join(",") } : {}),
+      ...(opts.page ? { FIGMA_PAGE: opts.page } : {}),
     },
   });
   const messages: Message[] = [];

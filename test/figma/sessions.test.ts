@@ -93,7 +93,7 @@ describe("resolution", () => {
     const agent = await figmaClient(user);
     const unknown = await callTool(agent, "get_selection", { sessionId: "room-000000000000000000000000" });
     expect(textOf(unknown)).toBe(
-      `Error: Figma session "room-000000000000000000000000" not found: it may have been closed. Call list_sessions (or omit sessionId) to see your open sessions; if the file is open, ${OPEN_PLUGIN.charAt(0).toLowerCase()}${OPEN_PLUGIN.slice(1)} (404)`,
+      'Error: Figma session "room-000000000000000000000000" is not open (closed, or not yours): call list_sessions and pass one of the roomIds it lists as sessionId (404)',
     );
     const malformed = await callTool(agent, "get_selection", { sessionId: "Landing page" });
     expect(textOf(malformed)).toBe('Error: sessionId must be a room id of the form "room-…" (as list_sessions or the plugin window shows it), not "Landing page" (400)');
@@ -118,6 +118,13 @@ describe("the registry's life cycle", () => {
     await expect.poll(async () => structured(await callTool(agent, "list_sessions")).count, { timeout: 30_000, interval: 500 }).toBe(0);
     expect((await adminDb().doc(`figma_sessions/${crashing.roomId}`).get()).exists).toBe(false);
     await agent.close();
+  });
+
+  test("a plugin asking for a long keep-alive is held to 4 s, so a stopped one is noticed within 10 s", async () => {
+    const user = await createUser();
+    const slow = await openPlugin(user, { fileName: "Old plugin", keepaliveSeconds: 10 });
+    const session = (await adminDb().doc(`figma_sessions/${slow.roomId}`).get()).data()!;
+    expect(session.keepaliveSeconds).toBe(4);
   });
 
   test("a plugin that reconnects (network back, computer awake) keeps its room", async () => {

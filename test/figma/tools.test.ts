@@ -42,7 +42,8 @@ describe("tools/list", () => {
       "scan_text_nodes", "scan_nodes_by_types", "export_node_as_image", "create_frame", "create_rectangle", "create_text",
       "set_text_content", "set_multiple_text_contents", "set_fill_color", "set_stroke_color", "set_corner_radius", "set_layout_mode",
       "set_padding", "set_axis_align", "set_item_spacing", "move_node", "resize_node", "clone_node", "delete_node",
-      "delete_multiple_nodes", "create_component_instance",
+      "delete_multiple_nodes", "create_component_instance", "get_design_context", "get_variable_defs", "get_metadata",
+      "get_component_properties", "set_instance_properties", "bind_variable", "apply_style", "get_annotations", "set_annotations",
     ];
     expect([...byName.keys()].sort()).toEqual([...expected].sort());
     for (const t of tools.filter((t) => t.name !== "list_sessions")) {
@@ -53,7 +54,10 @@ describe("tools/list", () => {
     expect(Object.keys(byName.get("list_sessions")!.outputSchema?.properties ?? {})).toEqual(["count", "userIds", "sessions"]);
     expect(byName.get("get_document_info")!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get("create_frame")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
-    for (const name of ["delete_node", "delete_multiple_nodes", "set_text_content", "set_fill_color", "move_node"]) {
+    for (const name of ["get_design_context", "get_variable_defs", "get_metadata", "get_component_properties", "get_annotations"]) {
+      expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: true });
+    }
+    for (const name of ["delete_node", "delete_multiple_nodes", "set_text_content", "set_fill_color", "move_node", "set_instance_properties", "bind_variable", "apply_style", "set_annotations"]) {
       expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     }
   });

@@ -3,6 +3,8 @@
 // through routes.ts and posts results back. Which file a call reaches: sessions.ts (the seed's flow).
 import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
 import { pluginRoutes } from "./routes.js";
+import { applyStyle } from "./tools/apply_style.js";
+import { bindVariable } from "./tools/bind_variable.js";
 import { cloneNode } from "./tools/clone_node.js";
 import { createComponentInstance } from "./tools/create_component_instance.js";
 import { createFrame } from "./tools/create_frame.js";
@@ -11,20 +13,27 @@ import { createText } from "./tools/create_text.js";
 import { deleteMultipleNodes } from "./tools/delete_multiple_nodes.js";
 import { deleteNode } from "./tools/delete_node.js";
 import { exportNodeAsImage } from "./tools/export_node_as_image.js";
+import { getAnnotations } from "./tools/get_annotations.js";
+import { getComponentProperties } from "./tools/get_component_properties.js";
+import { getDesignContext } from "./tools/get_design_context.js";
 import { getDocumentInfo } from "./tools/get_document_info.js";
 import { getLocalComponents } from "./tools/get_local_components.js";
+import { getMetadata } from "./tools/get_metadata.js";
 import { getNodeInfo } from "./tools/get_node_info.js";
 import { getNodesInfo } from "./tools/get_nodes_info.js";
 import { getSelection } from "./tools/get_selection.js";
 import { getStyles } from "./tools/get_styles.js";
+import { getVariableDefs } from "./tools/get_variable_defs.js";
 import { listSessions } from "./tools/list_sessions.js";
 import { moveNode } from "./tools/move_node.js";
 import { resizeNode } from "./tools/resize_node.js";
 import { scanNodesByTypes } from "./tools/scan_nodes_by_types.js";
 import { scanTextNodes } from "./tools/scan_text_nodes.js";
+import { setAnnotations } from "./tools/set_annotations.js";
 import { setAxisAlign } from "./tools/set_axis_align.js";
 import { setCornerRadius } from "./tools/set_corner_radius.js";
 import { setFillColor } from "./tools/set_fill_color.js";
+import { setInstanceProperties } from "./tools/set_instance_properties.js";
 import { setItemSpacing } from "./tools/set_item_spacing.js";
 import { setLayoutMode } from "./tools/set_layout_mode.js";
 import { setMultipleTextContents } from "./tools/set_multiple_text_contents.js";
@@ -40,7 +49,8 @@ export default defineDomain({
     "Tools act in a Figma file where the user's MCP Bridge plugin is open. With one such file open, just call the tools.",
     "With several, a tool answers with an error listing the sessions (roomId, fileName, userName): ask the user which one and pass its roomId as sessionId from then on.",
     "If no session is open, tell the user to open the file in Figma and run the MCP Bridge plugin (Plugins → Development → MCP Bridge).",
-    "Start with get_document_info or get_selection to learn node ids; colours are r, g, b, a from 0 to 1. Scans and large documents are paged: when truncated is true, call again with cursor = nextCursor.",
+    "Start with get_selection or get_metadata (a compact outline) to learn node ids; colours are r, g, b, a from 0 to 1. Scans and large documents are paged: when truncated is true, call again with cursor = nextCursor.",
+    "To build a design in code, call get_design_context (the selection by default; format html or tailwind for markup) and get_variable_defs for the design tokens; keep the variable and style names it gives rather than raw values.",
   ].join(" "),
   access: { ...SIGNED_IN, scopes: ["figma"] },
   scopes: { figma: "Read and edit the Figma files you open with the paired plugin" },
@@ -50,6 +60,11 @@ export default defineDomain({
     getSelection,
     getNodeInfo,
     getNodesInfo,
+    getMetadata,
+    getDesignContext,
+    getVariableDefs,
+    getComponentProperties,
+    getAnnotations,
     getStyles,
     getLocalComponents,
     scanTextNodes,
@@ -73,6 +88,10 @@ export default defineDomain({
     deleteNode,
     deleteMultipleNodes,
     createComponentInstance,
+    setInstanceProperties,
+    bindVariable,
+    applyStyle,
+    setAnnotations,
   ],
   routes: pluginRoutes,
 });

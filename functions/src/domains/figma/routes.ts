@@ -12,6 +12,7 @@ import { notFound, unauthenticated } from "../../mcp/errors.js";
 import { parseInput } from "../../mcp/validation.js";
 import {
   DEFAULT_KEEPALIVE_SECONDS,
+  MAX_DECLARED_KEEPALIVE_SECONDS,
   MAX_KEEPALIVE_SECONDS,
   MAX_RESULT_BODY_BYTES,
   MAX_STORED_RESULT_CHARS,
@@ -35,7 +36,13 @@ const registerInput = z.object({
   fileName: text(300).min(1),
   pageId: text(64).default(""),
   pageName: text(300).default(""),
-  keepaliveSeconds: z.number().int().min(MIN_KEEPALIVE_SECONDS).max(MAX_KEEPALIVE_SECONDS).default(DEFAULT_KEEPALIVE_SECONDS),
+  keepaliveSeconds: z
+    .number()
+    .int()
+    .min(MIN_KEEPALIVE_SECONDS)
+    .max(MAX_DECLARED_KEEPALIVE_SECONDS)
+    .default(DEFAULT_KEEPALIVE_SECONDS)
+    .transform((s) => Math.min(s, MAX_KEEPALIVE_SECONDS)),
 });
 const heartbeatInput = z.object({
   roomId: z.string().max(64),

@@ -74,9 +74,7 @@ export function callerUid(ctx: RequestContext): string {
 const ROOM_ID = /^room-[0-9a-f]{24}$/;
 
 const roomNotFound = (roomId: string) =>
-  new ToolError("not_found", `Figma session ${JSON.stringify(roomId)} not found: it may have been closed. Call list_sessions (or omit sessionId) to see your open sessions; if the file is open, ${lowerFirst(OPEN_PLUGIN_HOWTO)}`);
-
-const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+  new ToolError("not_found", `Figma session ${JSON.stringify(roomId)} is not open (closed, or not yours): call list_sessions and pass one of the roomIds it lists as sessionId`);
 
 /** Resolves the session a tool call addresses, or throws the error that tells the agent what to do. */
 export async function resolveSession(ctx: RequestContext, explicit: string | undefined): Promise<Session> {

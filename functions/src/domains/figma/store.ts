@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { FieldValue, Timestamp, type DocumentReference, type Firestore } from "firebase-admin/firestore";
 import { firestore } from "../../platform/firebase.js";
-import { HEARTBEAT_GRACE_MS, MISSED_HEARTBEATS } from "./config.js";
+import { DEFAULT_KEEPALIVE_SECONDS, HEARTBEAT_GRACE_MS, MAX_KEEPALIVE_SECONDS, MISSED_HEARTBEATS } from "./config.js";
 
 export const SESSIONS = "figma_sessions";
 export const COMMANDS = "figma_commands";
@@ -66,7 +66,7 @@ export function toSession(data: FirebaseFirestore.DocumentData): Session {
     fileName: String(data.fileName ?? ""),
     pageId: String(data.pageId ?? ""),
     pageName: String(data.pageName ?? ""),
-    keepaliveSeconds: Number(data.keepaliveSeconds) || 5,
+    keepaliveSeconds: Number(data.keepaliveSeconds) || DEFAULT_KEEPALIVE_SECONDS,
     pollId: typeof data.pollId === "string" ? data.pollId : null,
     createdAt: (data.createdAt as Timestamp | undefined)?.toDate() ?? new Date(0),
     lastSeenAt: (data.lastSeenAt as Timestamp | undefined)?.toDate() ?? new Date(0),
@@ -74,7 +74,7 @@ export function toSession(data: FirebaseFirestore.DocumentData): Session {
 }
 
 /** How long after its last heartbeat a session counts as gone. */
-export const staleAfterMs = (s: Pick<Session, "keepaliveSeconds">) => s.keepaliveSeconds * MISSED_HEARTBEATS * 1000 + HEARTBEAT_GRACE_MS;
+export const staleAfterMs = (s: Pick<Session, "keepaliveSeconds">) => Math.min(s.keepaliveSeconds, MAX_KEEPALIVE_SECONDS) * MISSED_HEARTBEATS * 1000 + HEARTBEAT_GRACE_MS;
 export const isAlive = (s: Session, now = Date.now()) => now - s.lastSeenAt.getTime() <= staleAfterMs(s);
 
 /** Registers a plugin window, or resumes its earlier room when the same device still owns it. */
@@ -126,7 +126,7 @@ export async function deviceRoom(roomId: string, ownerUid: string, deviceId: str
   if (!known) {
     const data = (await sessionRef(roomId).get()).data();
     if (!data) return undefined;
-    known = { ownerUid: String(data.ownerUid), deviceId: String(data.deviceId), keepaliveSeconds: Number(data.keepaliveSeconds) || 10 };
+    known = { ownerUid: String(data.ownerUid), deviceId: String(data.deviceId), keepaliveSeconds: Number(data.keepaliveSeconds) || DEFAULT_KEEPALIVE_SECONDS };
     remember(roomId, known);
   }
   return known.ownerUid === ownerUid && known.deviceId === deviceId ? known : undefined;
