@@ -193,7 +193,7 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     if (body === null || typeof body !== "object") {
       return sendJsonRpcError(res, 400, JSONRPC.INVALID_REQUEST, "Invalid Request: the body must be a JSON-RPC 2.0 request object.");
     }
-    if (refuseDeepJson(body, res) || refuseInvalidParams(body, res)) return;
+    if (refuseDeepJson(body, res) || refuseInvalidParams(req, body, res)) return;
   }
   (req as Request & { auth?: unknown }).auth = {
     token: "",

@@ -1,7 +1,12 @@
 // The params of the core methods, checked before the SDK sees them: the SDK answers a malformed
 // `initialize` (no capabilities or clientInfo) with -32603 and zod's raw issue list; the spec's
 // answer is -32602 invalid params, with a sentence saying what is missing.
-import type { Response } from "express";
+// `initialize` is checked only as the 2025-era handshake. In a 2026-07-28 request (one carrying the
+// per-request `_meta` envelope) it is a method that revision removed, and the SDK answers it as the
+// spec says: HTTP 404 with -32601 method not found. The SDK's own classifier decides the era, so
+// this check and the SDK's routing cannot disagree.
+import type { Request, Response } from "express";
+import { classifyInboundRequest } from "@modelcontextprotocol/server";
 import { JSONRPC, sendJsonRpcError } from "./jsonrpc.js";
 
 type Check = (params: Record<string, unknown>) => string | undefined;
@@ -31,10 +36,11 @@ const CHECKS: Record<string, Check> = {
 };
 
 /** Answers 400 with JSON-RPC -32602 when a core method's params are malformed; returns whether it answered. */
-export function refuseInvalidParams(body: unknown, res: Response): boolean {
+export function refuseInvalidParams(req: Request, body: unknown, res: Response): boolean {
   if (!isObject(body) || typeof body.method !== "string") return false;
   const check = CHECKS[body.method];
   if (!check) return false;
+  if (body.method === "initialize" && !isLegacyHandshake(req, body)) return false;
   if (body.params !== undefined && !isObject(body.params)) return invalid(res, body, "params must be an object");
   const problem = check((body.params as Record<string, unknown> | undefined) ?? {});
   return problem ? invalid(res, body, problem) : false;
@@ -44,4 +50,15 @@ function invalid(res: Response, body: Record<string, unknown>, problem: string):
   const id = typeof body.id === "string" || typeof body.id === "number" ? body.id : null;
   sendJsonRpcError(res, 400, JSONRPC.INVALID_PARAMS, `Invalid params for ${String(body.method)}: ${problem}.`, {}, id);
   return true;
+}
+
+function isLegacyHandshake(req: Request, body: Record<string, unknown>): boolean {
+  const route = classifyInboundRequest({
+    httpMethod: req.method,
+    protocolVersionHeader: req.get("mcp-protocol-version"),
+    mcpMethodHeader: req.get("mcp-method"),
+    mcpNameHeader: req.get("mcp-name"),
+    body,
+  });
+  return route.kind === "legacy" && route.reason === "initialize";
 }
