@@ -3,7 +3,7 @@
 // created on first use and reused; one recognition at a time per worker (tesseract is
 // single-threaded per worker). Small UI text reads much better upscaled 2×, so windows and small
 // screens are (OCR_UPSCALE_MAX_WIDTH, default 1600 px); a full HD screen is read as it is, which
-// is ~3× faster and read the same planted text in bench/fotos-vision.ts. Boxes are scaled back
+// is much faster and reads the same planted text (bench/fotos-vision.ts). Boxes are scaled back
 // to the original pixels.
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
