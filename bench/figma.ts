@@ -16,7 +16,7 @@ import type { PluginProcess } from "../test/figma/plugin.js";
 import { figmaClient, openPlugin, stopAllPlugins, textOf } from "../test/figma/support.js";
 import { runCommand } from "../functions/src/domains/figma/relay.js";
 import { commandsOf, sessionRef, toSession } from "../functions/src/domains/figma/store.js";
-import { log } from "../functions/src/mcp/log.js";
+import { log } from "../functions/src/core/log.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;

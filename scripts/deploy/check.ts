@@ -3,8 +3,10 @@
 //             from its own lockfile, the predeploy command of firebase.json)
 //   manifest  the SDK's discovery + the CLI's own validation; region, memory, CPU, timeout,
 //             concurrency, instances, secrets and params per function; explicit limits
-//   imports   every package the code imports is in functions/package.json; no domain imports
-//             another; shared code knows no domain
+//   imports   every package the code imports is in functions/package.json; the floors hold
+//             (core/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts: a file imports only
+//             its own floor or below, nothing imports in a circle); no domain imports another;
+//             shared code knows no domain
 //   secrets   every secret a function's code reads is declared (defineSecret), bound to that
 //             function, and documented
 //   indexes   firestore.indexes.json is valid (the CLI's validator)
@@ -21,7 +23,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { formatColdStart, measureColdStart } from "./cold-start.js";
-import { buildGraph, domainOf, functionFiles, importProblems, secretUses, sourceFiles } from "./imports.js";
+import { buildGraph, domainOf, FLOOR_RULE, floorProblems, functionFiles, importProblems, secretUses, sourceFiles } from "./imports.js";
 import { formatShape, missingIndex, type IndexFile } from "./indexes.js";
 import { discover, formatManifest, limitProblems, userEnvs, validateWithCli, type Manifest } from "./manifest.js";
 import { collectQueries } from "./queries.js";
@@ -135,10 +137,13 @@ if (built && (wants("manifest") || wants("secrets") || wants("coldstart"))) {
 // --- imports and secrets (static) -------------------------------------------------------------
 const graph = buildGraph(join(functionsSrcDir, "src"), ROOT);
 if (wants("imports")) {
-  heading("imports: packages and domain boundaries");
+  heading("imports: packages, floors and domain boundaries");
   const pkg = JSON.parse(readFileSync(join(functionsSrcDir, "package.json"), "utf8"));
   const found = importProblems(graph, pkg, ROOT);
   for (const p of found) fail(p.kind === "boundary" ? "boundary" : "imports", p.message);
+  const floors = floorProblems(graph, ROOT);
+  for (const p of floors) fail("floor", p.message);
+  console.log(floors.length ? `${floors.length} floor problem(s); ${FLOOR_RULE}` : `${FLOOR_RULE}: holds`);
   const perFn = functionFiles(graph);
   for (const [fn, files] of perFn) {
     const domains = new Set([...files].map((f) => domainOf(graph, f)).filter(Boolean));

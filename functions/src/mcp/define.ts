@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Caller } from "../auth/caller.js";
 import type { AccessPolicy } from "../auth/policy.js";
-import type { Logger } from "./log.js";
+import type { Logger } from "../core/log.js";
 
 export { device, OPEN, SIGNED_IN, type AccessPolicy } from "../auth/policy.js";
 

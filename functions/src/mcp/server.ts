@@ -18,8 +18,8 @@ import type { Caller } from "../auth/caller.js";
 import { guardResultSize, jsonText, textContent } from "./content.js";
 import type { DomainDefinition, RequestContext, ResourceTemplateDefinition, StructuredResult, ToolDefinition } from "./define.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
-import { asToolError, INTERNAL_ERROR_TEXT, invalidInput, ToolError } from "./errors.js";
-import type { Logger } from "./log.js";
+import { asToolError, INTERNAL_ERROR_TEXT, invalidInput, ToolError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
 import { parseInput, passThrough } from "./validation.js";
 
 /** The deployed package's version is every server's version. */

@@ -16,7 +16,7 @@
 // few model calls, not 50).
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type EmbedTask } from "./embeddings.js";
+import { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type EmbedTask } from "./embedder.js";
 import type { LocalModel } from "./embeddings-local-model.js";
 import type { WorkerData, WorkerReply } from "./embeddings-local-worker.js";
 

@@ -8,8 +8,8 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createWorker, OEM, type Worker } from "tesseract.js";
-import { envNumber } from "../mcp/env.js";
-import { joinLines, splitAtGaps, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr.js";
+import { envNumber } from "../core/env.js";
+import { joinLines, splitAtGaps, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr-result.js";
 
 const require = createRequire(import.meta.url);
 /** A language's worker is ended after this long unused (its model takes 50–200 MB). */

@@ -4,7 +4,7 @@
 // session and a made-up one get the same sentence.
 import type { Caller } from "../../auth/caller.js";
 import { hasClaim } from "../../auth/caller.js";
-import { forbidden, notFound } from "../../mcp/errors.js";
+import { forbidden, notFound } from "../../core/errors.js";
 import type { RequestContext } from "../../mcp/define.js";
 import type { Profile, Session } from "./schema.js";
 import { getProfile, getProfiles, getSession, sessionsWithId } from "./store.js";

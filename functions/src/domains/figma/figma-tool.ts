@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { ContentBlock, ToolAnnotations } from "@modelcontextprotocol/server";
 import { TRUNCATION_MARKER, jsonText } from "../../mcp/content.js";
 import { tool, type ErrorResult, type RequestContext, type StructuredResult, type ToolDefinition } from "../../mcp/define.js";
-import { invalidInput } from "../../mcp/errors.js";
+import { invalidInput } from "../../core/errors.js";
 import { runCommand } from "./relay.js";
 import { resolveSession, SessionChoice } from "./sessions.js";
 import { sessionArgs } from "./schema.js";

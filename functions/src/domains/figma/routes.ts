@@ -8,7 +8,7 @@
 // A room that is not this device's reads like an unknown one (404), whoever asks.
 import { z } from "zod";
 import { device, type HttpReply, type HttpRequest, type HttpRoute, type RequestContext } from "../../mcp/define.js";
-import { notFound, unauthenticated } from "../../mcp/errors.js";
+import { notFound, unauthenticated } from "../../core/errors.js";
 import { parseInput } from "../../mcp/validation.js";
 import {
   DEFAULT_KEEPALIVE_SECONDS,

@@ -5,7 +5,7 @@
 // caller's own paired plugins are ever considered, whatever ids the URL or the arguments name.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { RequestContext } from "../../mcp/define.js";
-import { invalidInput, notFound, unauthenticated, ToolError } from "../../mcp/errors.js";
+import { invalidInput, notFound, unauthenticated, ToolError } from "../../core/errors.js";
 import { deleteSession, isAlive, sessionRef, sessionsOfOwner, toSession, type Session } from "./store.js";
 
 export const OPEN_PLUGIN_HOWTO =

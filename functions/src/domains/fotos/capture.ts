@@ -4,8 +4,8 @@
 // killed agent ends the wait within a few seconds instead of at the timeout.
 import type { DocumentSnapshot } from "firebase-admin/firestore";
 import type { RequestContext } from "../../mcp/define.js";
-import { envNumber } from "../../mcp/env.js";
-import { invalidInput, timedOut, ToolError, unauthenticated, unavailable } from "../../mcp/errors.js";
+import { envNumber } from "../../core/env.js";
+import { invalidInput, timedOut, ToolError, unauthenticated, unavailable } from "../../core/errors.js";
 import { agents, agentsOf, createRequest, failIfOpen, isOnline, requests, toAgent, toRequest, type Agent, type CaptureRequest } from "./agents/registry.js";
 import { loadScreenshot, type CaptureMode, type ScreenshotMeta } from "./store.js";
 

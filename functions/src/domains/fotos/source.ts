@@ -1,7 +1,7 @@
 // The screenshot a vision tool works on: a stored one by id, or — where the seed says "if
 // omitted, a new fullscreen capture is taken first" — a fresh fullscreen capture by the agent.
 import type { RequestContext } from "../../mcp/define.js";
-import { unauthenticated } from "../../mcp/errors.js";
+import { unauthenticated } from "../../core/errors.js";
 import { captureScreenshot } from "./capture.js";
 import { loadScreenshot, type ScreenshotMeta } from "./store.js";
 

@@ -2,7 +2,7 @@
 // `owner_uid == uid`, and a chunk fetched by id that belongs to someone else reads as not found.
 import { FieldPath, Timestamp, type DocumentSnapshot, type Firestore, type Query, type WhereFilterOp } from "firebase-admin/firestore";
 import type { RequestContext } from "../../mcp/define.js";
-import { notFound, unauthenticated } from "../../mcp/errors.js";
+import { notFound, unauthenticated } from "../../core/errors.js";
 import { firestore } from "../../platform/firebase.js";
 import { usableDocumentId } from "../../mcp/validation.js";
 import { emptyCounts, fromStatKey, KB_ITEMS, KB_STATS, type ChunkRecord, type StatsCounts } from "./schema.js";

@@ -3,7 +3,7 @@
 // OAUTH_IP_LIMIT_SCALE multiplies the per-address limits (the test suite signs in hundreds of
 // users from one address); per-account limits are never scaled.
 import type { HttpRequest } from "../../mcp/define.js";
-import { envNumber } from "../../mcp/env.js";
+import { envNumber } from "../../core/env.js";
 import { hitRateLimit } from "../../platform/rate-limit.js";
 
 const IP_SCALE = envNumber("OAUTH_IP_LIMIT_SCALE", 1, { min: 1 });

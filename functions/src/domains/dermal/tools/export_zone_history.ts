@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { dateArg, parseDateArg } from "../../../mcp/dates.js";
 import { tool } from "../../../mcp/define.js";
-import { invalidInput } from "../../../mcp/errors.js";
+import { invalidInput } from "../../../core/errors.js";
 import { readableUser } from "../access.js";
 import { decodeExportCursor, queryKey } from "../cursor.js";
 import { exportPage, RESULT_LIMIT_TEXT } from "../export.js";

@@ -2,7 +2,7 @@
 // metric since the user's previous analysed session.
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { conflict, ToolError } from "../../../mcp/errors.js";
+import { conflict, ToolError } from "../../../core/errors.js";
 import { readableSession } from "../access.js";
 import { analysisDetailSchema, idArg, METRICS, ZONES, type ZoneScores } from "../schema.js";
 import { getReport, previousReport } from "../store.js";

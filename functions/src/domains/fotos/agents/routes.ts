@@ -9,7 +9,7 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { z } from "zod";
 import { device, type HttpRequest, type HttpRoute, type RequestContext } from "../../../mcp/define.js";
-import { conflict, forbidden, ToolError, unauthenticated } from "../../../mcp/errors.js";
+import { conflict, forbidden, ToolError, unauthenticated } from "../../../core/errors.js";
 import { inputError } from "../../../mcp/validation.js";
 import { firestore } from "../../../platform/firebase.js";
 import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";

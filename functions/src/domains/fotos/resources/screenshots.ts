@@ -1,7 +1,7 @@
 // screenshots://recent (what list_screenshots returns by default) and screenshots://{id}
 // (the full-resolution PNG as a blob, plus its metadata as JSON).
 import { resourceTemplate, staticResource } from "../../../mcp/define.js";
-import { unauthenticated } from "../../../mcp/errors.js";
+import { unauthenticated } from "../../../core/errors.js";
 import { screenshotUri } from "../schema.js";
 import { listScreenshots, loadScreenshot } from "../store.js";
 import { DEFAULT_LIST } from "../tools/list_screenshots.js";

@@ -1,6 +1,6 @@
 // settings://current: the user's Fotos settings (capture, annotation, ai, ui), or the defaults.
 import { staticResource } from "../../../mcp/define.js";
-import { unauthenticated } from "../../../mcp/errors.js";
+import { unauthenticated } from "../../../core/errors.js";
 import { readSettings } from "../settings.js";
 
 export const currentSettings = staticResource(

@@ -1,7 +1,7 @@
 // list_screenshots {limit = 10}: the caller's most recent screenshots, newest first.
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { unauthenticated } from "../../../mcp/errors.js";
+import { unauthenticated } from "../../../core/errors.js";
 import { screenshotMetaSchema } from "../schema.js";
 import { listScreenshots as readScreenshots, MAX_LIST } from "../store.js";
 

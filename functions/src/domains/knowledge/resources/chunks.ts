@@ -6,7 +6,7 @@ import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { Timestamp } from "firebase-admin/firestore";
 import { resourceTemplate, type RequestContext, type ResourceListPage } from "../../../mcp/define.js";
 import { decodeCursor, encodeCursor } from "../../../mcp/cursor.js";
-import { invalidInput } from "../../../mcp/errors.js";
+import { invalidInput } from "../../../core/errors.js";
 import { MAX_RESULT_TEXT, truncateText } from "../../../mcp/content.js";
 import { TIMESTAMP_MAX_SECONDS, TIMESTAMP_MIN_SECONDS } from "../../../platform/firebase.js";
 import { normalizeTags } from "../ingest/parse.js";

@@ -18,9 +18,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { envNumber } from "../../../mcp/env.js";
-import { timedOut, ToolError } from "../../../mcp/errors.js";
-import { log as rootLog, type Logger } from "../../../mcp/log.js";
+import { envNumber } from "../../../core/env.js";
+import { timedOut, ToolError } from "../../../core/errors.js";
+import { log as rootLog, type Logger } from "../../../core/log.js";
 import type { Job, JobError, WarmupTimings, WorkerReply } from "./protocol.js";
 
 const RENDER_TIMEOUT_MS = envNumber("MERMAID_RENDER_TIMEOUT_MS", 10_000, { min: 100 });

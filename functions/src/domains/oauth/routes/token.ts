@@ -6,7 +6,7 @@ import { accountState } from "../../../auth/accounts.js";
 import { DEVICES, grantRef } from "../../../auth/grants.js";
 import { DEVICE_CODE_GRANT } from "../../../auth/metadata.js";
 import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
-import { ToolError } from "../../../mcp/errors.js";
+import { ToolError } from "../../../core/errors.js";
 import { firestore } from "../../../platform/firebase.js";
 import { accessTokenFor, firebaseSignInFor, newRefreshToken, resourceUrl, type GrantRef } from "../issue.js";
 import { DEVICE_CLIENTS, isDeviceClient } from "../scopes.js";
