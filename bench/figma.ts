@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   console.log(`round trip get_selection through MCP (60 calls): median ${ms(median(times))}, p90 ${ms(pct(times, 0.9))}, min ${ms(Math.min(...times))}, max ${ms(Math.max(...times))}  [target < 300 ms median]`);
 
   // 2. 20 concurrent commands across 5 rooms.
-  const ctx = { caller: undefined, requestId: "bench", query: {}, log, signal: new AbortController().signal, progress: async () => undefined };
+  const ctx = { caller: undefined, requestId: "bench", query: {}, clientIp: "127.0.0.1", log, signal: new AbortController().signal, progress: async () => undefined };
   const sessions = await Promise.all(plugins.map(async (p) => toSession((await sessionRef(p.roomId).get()).data()!)));
   const started = performance.now();
   const results = await Promise.all(

@@ -145,7 +145,8 @@ export function importProblems(graph: Graph, pkg: { dependencies?: Record<string
 /**
  * The floors of the shared code, lowest first. A file imports only from its own floor or below;
  * `core/` (errors, env, log) imports nothing of ours and everything may import it. Folders on one
- * floor may import each other but form no circle, and no file is part of an import circle.
+ * floor may import each other (mcp/ and http/ share the request's types), but no file is part of
+ * an import circle.
  */
 export const FLOORS: readonly (readonly string[])[] = [["core"], ["platform", "auth"], ["mcp", "http"], ["domains"], ["index.ts"]];
 const FLOOR_ORDER = FLOORS.map((f) => f.map((a) => (a.endsWith(".ts") ? a : `${a}/`)).join(", ")).join(" < ");
@@ -160,10 +161,9 @@ function floorOf(area: string): number {
   return FLOORS.findIndex((f) => f.includes(area));
 }
 
-/** Imports that go up a floor, folders of one floor importing each other in a circle, and import circles between files. */
+/** Imports that go up a floor, and import circles between files. */
 export function floorProblems(graph: Graph, root: string): Problem[] {
   const problems: Problem[] = [];
-  const folderEdges = new Map<string, Map<string, string>>(); // area → area → first import at
   for (const [from, list] of graph.edges) {
     const fromArea = areaOf(graph, from);
     const fromFloor = floorOf(fromArea);
@@ -181,16 +181,7 @@ export function floorProblems(graph: Graph, root: string): Problem[] {
           kind: "floor",
           message: `${at}: ${fromArea}/ imports ${relative(root, e.to)} from ${toArea}/, a higher floor (floors: ${FLOOR_ORDER}): move what both need down to ${fromArea}/ or below`,
         });
-      } else if (toFloor === fromFloor && toArea !== fromArea && fromArea !== "domains") {
-        const m = folderEdges.get(fromArea) ?? folderEdges.set(fromArea, new Map()).get(fromArea)!;
-        if (!m.has(toArea)) m.set(toArea, at);
       }
-    }
-  }
-  for (const [a, m] of folderEdges) {
-    for (const [b, at] of m) {
-      const back = folderEdges.get(b)?.get(a);
-      if (back && a < b) problems.push({ kind: "floor", message: `${a}/ and ${b}/ import each other (${at}, ${back}): one of them must not` });
     }
   }
   for (const cycle of fileCycles(graph)) {

@@ -1,7 +1,6 @@
 // One HTTPS function per domain: MCP (Streamable HTTP, stateless) at the function's root,
-// /healthz, and the domain's own routes. Everything a domain shares is here: request ids,
-// Origin/Host checks, body limits, malformed JSON-RPC, authentication, logging.
-import { randomUUID } from "node:crypto";
+// /healthz, and the domain's own routes. Everything a domain shares is here: the request's scope
+// (http/scope.ts), Origin/Host checks, body limits, malformed JSON-RPC, authentication, logging.
 import type { Request, Response } from "express";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
@@ -11,15 +10,17 @@ import { protectedResourceMetadata } from "../auth/metadata.js";
 import { isOpen, type AccessPolicy } from "../auth/policy.js";
 import { functionUrl, issuerUrl } from "../auth/urls.js";
 import { CallerVerifier } from "../auth/verify.js";
-import type { DomainDefinition, HttpReply, RequestContext } from "../mcp/define.js";
+import type { DomainDefinition } from "../mcp/define.js";
 import { asToolError, INTERNAL_ERROR_TEXT } from "../core/errors.js";
 import { log as rootLog } from "../core/log.js";
 import { buildServer, PACKAGE_VERSION } from "../mcp/server.js";
 import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
 import { corsHeaders, hostAllowed, originAllowed } from "./origin.js";
 import { gateFor } from "./capacity.js";
-import { clientGone, refuseDeepJson, warmUp, withinGate } from "./guards.js";
+import { refuseDeepJson, warmUp, withinGate } from "./guards.js";
 import { refuseInvalidParams } from "./initialize.js";
+import type { HttpReply } from "./route.js";
+import { isHealthCheck, openScope, requestPath, type RequestContext, type RequestScope } from "./scope.js";
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
@@ -27,7 +28,6 @@ type Loader = () => Promise<{ default: DomainDefinition }>;
 
 interface Loaded {
   domain: DomainDefinition;
-  mcp: ReturnType<typeof toNodeHandler>;
   maxBody: number;
 }
 
@@ -51,17 +51,16 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
 
   return async (req, res) => {
     leaveFrameworkDomain();
-    // Cloud Run's trace id when it is one (32 hex digits); the header is client-settable otherwise.
-    const trace = (req.get("x-cloud-trace-context") ?? "").split("/")[0] ?? "";
-    const requestId = /^[0-9a-f]{32}$/.test(trace) ? trace : randomUUID();
-    const log = rootLog.child({ domain: name, requestId });
-    res.set("x-request-id", requestId);
-    const signal = clientGone(req, res);
+    const scope = openScope(name, req, res);
+    res.set("x-request-id", scope.requestId);
+    const serve = async () => handle(req, res, await ready(), scope);
     try {
-      await withinGate(gate, name, req, res, signal, async () => handle(req, res, await ready(), requestId, log, signal));
+      // An uptime check never waits in the gate: it must answer while the instance is loaded (and
+      // says "ok" then: busy is not broken).
+      await (isHealthCheck(req) ? serve() : withinGate(gate, name, res, scope.signal, serve));
     } catch (err) {
-      log.error("request failed", { err, path: req.path });
-      if (!res.headersSent) sendJsonRpcError(res, 500, -32603, `${INTERNAL_ERROR_TEXT} (request id ${requestId}).`);
+      scope.log.error("request failed", { err, path: req.path });
+      if (!res.headersSent) sendJsonRpcError(res, 500, -32603, `${INTERNAL_ERROR_TEXT} (request id ${scope.requestId}).`);
     }
   };
 }
@@ -85,30 +84,26 @@ function leaveFrameworkDomain(): void {
 async function prepare(load: Loader): Promise<Loaded> {
   const { default: domain } = await load();
   await domain.warmup?.();
-  const maxBody = domain.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const handler = createMcpHandler(
-    ({ authInfo }) => {
-      // handle() always passes these; a server is never built without them.
-      const { caller, requestId, query, signal, clientIp } = authInfo!.extra as {
-        caller?: Caller;
-        requestId: string;
-        query: Record<string, string>;
-        signal?: AbortSignal;
-        clientIp?: string;
-      };
-      return buildServer(domain, { caller, requestId, query, signal, clientIp, log: rootLog.child({ domain: domain.name, requestId }) });
-    },
-    {
-      legacy: "stateless",
-      maxRequestBodySize: maxBody,
-      onerror: (err) => rootLog.warn("mcp transport error", { domain: domain.name, error: err.message }),
-    },
-  );
-  return { domain, mcp: toNodeHandler(handler, { maxRequestBodySize: maxBody }), maxBody };
+  return { domain, maxBody: domain.maxBodyBytes ?? DEFAULT_MAX_BODY };
 }
 
-async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loaded, requestId: string, log: typeof rootLog, signal: AbortSignal): Promise<void> {
-  const path = req.path.replace(/\/+$/, "") || "/";
+/**
+ * Serves one MCP request with a server built for it, bound to its scope. The SDK's handler is
+ * built per request too (cheap: closures only), so the scope reaches the server directly.
+ */
+async function serveMcp(req: Request, res: Response, { domain, maxBody }: Loaded, scope: RequestScope, body: unknown): Promise<void> {
+  const handler = createMcpHandler(() => buildServer(domain, scope), {
+    legacy: "stateless",
+    maxRequestBodySize: maxBody,
+    onerror: (err) => scope.log.warn("mcp transport error", { error: err.message }),
+  });
+  await toNodeHandler(handler, { maxRequestBodySize: maxBody })(req as never, res as never, body);
+}
+
+async function handle(req: Request, res: Response, loaded: Loaded, scope: RequestScope): Promise<void> {
+  const { domain, maxBody } = loaded;
+  const { log, requestId } = scope;
+  const path = requestPath(req);
   const routes = domain.routes?.filter((r) => r.path === path) ?? [];
   const route = routes.find((r) => r.method === req.method) ?? routes[0];
   const policy = route?.access ?? domain.access;
@@ -129,7 +124,7 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     res.status(204).end();
     return;
   }
-  if (path === "/healthz" && req.method === "GET") {
+  if (isHealthCheck(req)) {
     const health = domain.health?.() ?? { ok: true };
     const base = { domain: domain.name, version: PACKAGE_VERSION, access: describeAccess(domain.access), mcp: domain.mcp !== false };
     if (!health.ok) return sendJson(res, 503, { status: "unavailable", reason: health.reason, ...base }, { "retry-after": "5" });
@@ -149,16 +144,14 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
 
   // Everything that reaches a handler is authenticated under its policy: MCP POSTs and every
   // route. (GET and DELETE on the MCP endpoint are answered 405 by the SDK and touch no data.)
-  let caller: Caller | undefined;
   if (!isOpen(policy) && (route || (path === "/" && req.method === "POST"))) {
     const outcome = await authenticate(req, policy, self);
     if (!outcome.ok) {
       log.info("refused credential", { path, status: outcome.status, reason: outcome.message });
       return sendJsonRpcError(res, outcome.status, JSONRPC.UNAUTHORIZED, outcome.message, outcome.headers);
     }
-    caller = outcome.caller;
+    scope.caller = outcome.caller;
   }
-  const query = queryOf(req);
 
   if (route) {
     if (req.method !== route.method) {
@@ -168,10 +161,10 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     const body = routeBody(req, route.body?.type ?? "json");
     if (!body.ok) return sendJson(res, 400, { error: body.error });
     if (refuseDeepJson(body.value, res)) return;
-    const ctx: RequestContext = { caller, requestId, log, query, clientIp: clientIp(req), signal: abortOnClose(res), progress: async () => undefined };
+    const ctx: RequestContext = { ...scope, progress: async () => undefined };
     try {
       const reply = await route.handle(
-        { body: body.value, rawBody: rawBodyOf(req), query, headers: req.headers, clientIp: clientIp(req), baseUrl: self },
+        { body: body.value, rawBody: rawBodyOf(req), query: scope.query, headers: req.headers, clientIp: scope.clientIp, baseUrl: self },
         ctx,
       );
       return sendReply(res, reply);
@@ -195,13 +188,7 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     }
     if (refuseDeepJson(body, res) || refuseInvalidParams(body, res)) return;
   }
-  (req as Request & { auth?: unknown }).auth = {
-    token: "",
-    clientId: caller?.clientId ?? caller?.uid ?? "anonymous",
-    scopes: caller?.scopes ?? [],
-    extra: { caller, requestId, query, signal, clientIp: clientIp(req) },
-  };
-  await mcp(req as never, res as never, body);
+  await serveMcp(req, res, loaded, scope, body);
 }
 
 const PRM_PATH = "/.well-known/oauth-protected-resource";
@@ -254,12 +241,6 @@ function describeAccess(policy: AccessPolicy): string {
   return isOpen(policy) ? "public" : "signed-in";
 }
 
-function queryOf(req: Request): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.query ?? {})) if (typeof v === "string") out[k] = v;
-  return out;
-}
-
 function rawBodyOf(req: Request): Buffer {
   const raw = (req as Request & { rawBody?: Buffer }).rawBody;
   if (raw) return raw;
@@ -276,15 +257,6 @@ function routeBody(req: Request, type: "json" | "binary" | "form" | "none"): { o
   if (rawBodyOf(req).length === 0 && (req.body === undefined || Buffer.isBuffer(req.body))) return { ok: true, value: {} };
   const parsed = parseBody(req);
   return parsed.ok ? parsed : { ok: false, error: "The request body is not valid JSON." };
-}
-
-/** Aborted when the client goes away before the answer is complete (ends long waits and polls). */
-function abortOnClose(res: Response): AbortSignal {
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }
 
 const PAGE_HEADERS = {
@@ -322,15 +294,6 @@ function parseBody(req: Request): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
-}
-
-// Google's front end appends the address it received the request from as the last X-Forwarded-For
-// entry; entries before it are whatever the client sent and cannot be trusted. Behind another proxy
-// of ours (Firebase Hosting, a load balancer), TRUSTED_PROXY_HOPS=1 skips that proxy's address.
-function clientIp(req: Request): string {
-  const entries = (req.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const hops = Math.max(0, Number(process.env.TRUSTED_PROXY_HOPS ?? 0) || 0);
-  return entries[entries.length - 1 - hops] ?? entries[0] ?? req.socket.remoteAddress ?? "unknown";
 }
 
 function formatBytes(n: number): string {

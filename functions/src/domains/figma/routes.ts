@@ -7,7 +7,8 @@
 //   POST /plugin/close      {roomId} the window is closing: the session goes away now
 // A room that is not this device's reads like an unknown one (404), whoever asks.
 import { z } from "zod";
-import { device, type HttpReply, type HttpRequest, type HttpRoute, type RequestContext } from "../../mcp/define.js";
+import { device, type RequestContext } from "../../mcp/define.js";
+import { type HttpReply, type HttpRequest, type HttpRoute } from "../../http/route.js";
 import { notFound, unauthenticated } from "../../core/errors.js";
 import { parseInput } from "../../mcp/validation.js";
 import {

@@ -5,7 +5,7 @@ import { getAuth } from "firebase-admin/auth";
 import type { DeviceKind } from "../../auth/policy.js";
 import { signAccessToken, type GrantKind } from "../../auth/tokens.js";
 import { functionUrl, issuerUrl, projectId } from "../../auth/urls.js";
-import type { HttpRequest } from "../../mcp/define.js";
+import type { HttpRequest } from "../../http/route.js";
 import { adminApp } from "../../platform/firebase.js";
 import { col, expiresIn, secret, sha256 } from "./store.js";
 

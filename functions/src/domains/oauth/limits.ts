@@ -2,7 +2,7 @@
 // that guessing passwords, sending sign-in emails or filling Firestore costs an attacker time.
 // OAUTH_IP_LIMIT_SCALE multiplies the per-address limits (the test suite signs in hundreds of
 // users from one address); per-account limits are never scaled.
-import type { HttpRequest } from "../../mcp/define.js";
+import type { HttpRequest } from "../../http/route.js";
 import { envNumber } from "../../core/env.js";
 import { hitRateLimit } from "../../platform/rate-limit.js";
 

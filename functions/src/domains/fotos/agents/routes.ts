@@ -8,7 +8,8 @@
 //   POST /agent/fail       {requestId, error}                  the error text the tool returns
 import { Timestamp } from "firebase-admin/firestore";
 import { z } from "zod";
-import { device, type HttpRequest, type HttpRoute, type RequestContext } from "../../../mcp/define.js";
+import { device, type RequestContext } from "../../../mcp/define.js";
+import { type HttpRequest, type HttpRoute } from "../../../http/route.js";
 import { conflict, forbidden, ToolError, unauthenticated } from "../../../core/errors.js";
 import { inputError } from "../../../mcp/validation.js";
 import { firestore } from "../../../platform/firebase.js";

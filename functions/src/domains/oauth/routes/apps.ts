@@ -2,7 +2,7 @@
 // revokes it at once (every protected function checks the grant on every request).
 import { FieldValue } from "firebase-admin/firestore";
 import { DEVICES, GRANTS, revokeGrant } from "../../../auth/grants.js";
-import type { HttpReply } from "../../../mcp/define.js";
+import type { HttpReply } from "../../../http/route.js";
 import { firestore } from "../../../platform/firebase.js";
 import { escapeHtml, hidden, page } from "../pages.js";
 import { DEVICE_CLIENTS, resourceByName } from "../scopes.js";

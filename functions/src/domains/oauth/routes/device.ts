@@ -3,7 +3,7 @@
 // confirms. The device then holds a long-lived credential of its own (revocable on /apps).
 import { randomInt } from "node:crypto";
 import { FieldValue } from "firebase-admin/firestore";
-import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
+import type { HttpReply, HttpRequest } from "../../../http/route.js";
 import { limited } from "../limits.js";
 import { escapeHtml, hidden, page } from "../pages.js";
 import { DEVICE_CLIENTS, isDeviceClient } from "../scopes.js";

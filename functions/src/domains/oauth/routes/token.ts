@@ -5,7 +5,7 @@ import { FieldValue } from "firebase-admin/firestore";
 import { accountState } from "../../../auth/accounts.js";
 import { DEVICES, grantRef } from "../../../auth/grants.js";
 import { DEVICE_CODE_GRANT } from "../../../auth/metadata.js";
-import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
+import type { HttpReply, HttpRequest } from "../../../http/route.js";
 import { ToolError } from "../../../core/errors.js";
 import { firestore } from "../../../platform/firebase.js";
 import { accessTokenFor, firebaseSignInFor, newRefreshToken, resourceUrl, type GrantRef } from "../issue.js";
