@@ -3,7 +3,7 @@
 // test/foundation/readme.test.ts checks the page still matches.
 import { z } from "zod";
 import { isOpen } from "../functions/src/auth/policy.js";
-import type { DomainDefinition } from "../functions/src/mcp/define.js";
+import { servesMcp, type Served } from "../functions/src/http/service.js";
 import { DOMAINS, DOMAINS_DIR } from "./domains.js";
 
 /** The page the tables are generated into. */
@@ -25,8 +25,8 @@ function args(schema: z.ZodObject): string {
 export async function toolDocs(): Promise<string> {
   const out: string[] = [];
   for (const name of DOMAINS) {
-    const domain = (await import(new URL(`${name}/index.ts`, DOMAINS_DIR).href)).default as DomainDefinition;
-    if (domain.mcp === false) continue;
+    const domain = (await import(new URL(`${name}/index.ts`, DOMAINS_DIR).href)).default as Served;
+    if (!servesMcp(domain)) continue;
     out.push(`### \`${name}\` — ${domain.title}`, "", domain.description, "");
     out.push(`Access: ${isOpen(domain.access) ? "open (no sign-in)" : "signed-in users (OAuth from Claude and other MCP clients, or a Firebase ID token), each sees only their own data"}.`, "");
     out.push("| tool | arguments | what it does |", "|---|---|---|");

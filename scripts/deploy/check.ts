@@ -164,28 +164,25 @@ if (wants("secrets")) {
   const declaredNames = new Set([...declared.values()].flat().map((d) => d.name));
   const secretParams = new Set((manifest?.params ?? []).filter((p) => p.type === "secret").map((p) => p.name));
   const all = new Map<string, Set<string>>();
-  const bindings = new Map<string, string[]>(); // secret → functions binding it
-  for (const e of manifest?.endpoints ?? []) for (const s of e.secrets) bindings.set(s, [...(bindings.get(s) ?? []), e.id]);
   for (const [fn, files] of perFn) {
     const endpoint = manifest?.endpoints.find((e) => e.id === fn);
     const bound = new Set(endpoint?.secrets ?? []);
     for (const s of bound) (all.get(s) ?? all.set(s, new Set()).get(s)!).add(fn);
     for (const s of bound) if (manifest && !secretParams.has(s)) fail("secrets", `function ${fn} binds secret ${s} by name: declare it with defineSecret("${s}") so deploy checks it exists`);
     for (const file of files) {
-      // A domain's code runs in its own function only: that function must bind what it reads.
-      // Shared code (auth/, platform/…) is loaded by every function but reads a secret only on
-      // the paths of the function that binds it: it needs some function to bind it.
+      // A secret is read in the folder of the one function that binds it (its domain): shared
+      // code (auth/, platform/…) is loaded by every function and reads none.
       const shared = domainOf(graph, file) === null;
       const uses = [...(reads.get(file) ?? []), ...(file === entry ? [] : (declared.get(file) ?? []))];
       for (const use of uses) {
-        if (!declaredNames.has(use.name)) {
-          fail("secrets", `${use.at} reads secret ${use.name}, which is not declared: add \`const ${use.name} = defineSecret("${use.name}")\` in functions/src/index.ts and list it in ${shared ? "the secrets of the function that uses it" : `${fn}'s secrets`}`);
-        } else if (manifest && !shared && !bound.has(use.name)) {
+        if (shared) {
+          fail("secrets", `${use.at} reads secret ${use.name} in shared code, which every function loads: read it in the folder of the function that binds it (functions/src/domains/<name>/)`);
+        } else if (!declaredNames.has(use.name)) {
+          fail("secrets", `${use.at} reads secret ${use.name}, which is not declared: add \`const ${use.name} = defineSecret("${use.name}")\` in functions/src/index.ts and list it in ${fn}'s secrets`);
+        } else if (manifest && !bound.has(use.name)) {
           fail("secrets", `${use.at} reads secret ${use.name}, but function ${fn} does not bind it: add it to ${fn}'s \`secrets\` in functions/src/index.ts (unbound, it is empty in production)`);
-        } else if (manifest && shared && !bindings.has(use.name)) {
-          fail("secrets", `${use.at} reads secret ${use.name}, but no function binds it: add it to the \`secrets\` of the function that uses it in functions/src/index.ts`);
         }
-        if (!shared || bindings.has(use.name)) for (const f of shared ? (bindings.get(use.name) ?? []) : [fn]) (all.get(use.name) ?? all.set(use.name, new Set()).get(use.name)!).add(f);
+        if (!shared) (all.get(use.name) ?? all.set(use.name, new Set()).get(use.name)!).add(fn);
       }
     }
   }

@@ -7,7 +7,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode, verifyBearerToken } from "@modelcontextprotocol/server";
 import type { Caller } from "../auth/caller.js";
 import { protectedResourceMetadata } from "../auth/metadata.js";
-import { isOpen, type AccessPolicy } from "../auth/policy.js";
+import { isOpen, OPEN, type AccessPolicy } from "../auth/policy.js";
 import { functionUrl, issuerUrl } from "../auth/urls.js";
 import { CallerVerifier } from "../auth/verify.js";
 import type { DomainDefinition } from "../mcp/define.js";
@@ -20,14 +20,15 @@ import { gateFor } from "./capacity.js";
 import { refuseDeepJson, warmUp, withinGate } from "./guards.js";
 import { refuseInvalidParams } from "./initialize.js";
 import type { HttpReply } from "./route.js";
+import { servesMcp, type Served } from "./service.js";
 import { isHealthCheck, openScope, requestPath, type RequestContext, type RequestScope } from "./scope.js";
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
-type Loader = () => Promise<{ default: DomainDefinition }>;
+type Loader = () => Promise<{ default: Served }>;
 
 interface Loaded {
-  domain: DomainDefinition;
+  domain: Served;
   maxBody: number;
 }
 
@@ -83,6 +84,7 @@ function leaveFrameworkDomain(): void {
 
 async function prepare(load: Loader): Promise<Loaded> {
   const { default: domain } = await load();
+  if (!servesMcp(domain)) return { domain, maxBody: DEFAULT_MAX_BODY };
   await domain.warmup?.();
   return { domain, maxBody: domain.maxBodyBytes ?? DEFAULT_MAX_BODY };
 }
@@ -91,7 +93,7 @@ async function prepare(load: Loader): Promise<Loaded> {
  * Serves one MCP request with a server built for it, bound to its scope. The SDK's handler is
  * built per request too (cheap: closures only), so the scope reaches the server directly.
  */
-async function serveMcp(req: Request, res: Response, { domain, maxBody }: Loaded, scope: RequestScope, body: unknown): Promise<void> {
+async function serveMcp(req: Request, res: Response, domain: DomainDefinition, maxBody: number, scope: RequestScope, body: unknown): Promise<void> {
   const handler = createMcpHandler(() => buildServer(domain, scope), {
     legacy: "stateless",
     maxRequestBodySize: maxBody,
@@ -106,13 +108,14 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
   const path = requestPath(req);
   const routes = domain.routes?.filter((r) => r.path === path) ?? [];
   const route = routes.find((r) => r.method === req.method) ?? routes[0];
-  const policy = route?.access ?? domain.access;
+  const mcp = servesMcp(domain) ? domain : undefined;
+  const policy = route?.access ?? mcp?.access ?? OPEN;
   const self = functionUrl(domain.name, req.headers);
 
   // RFC 9728 metadata, at the path clients derive from the function's URL and the root form: a
   // public document, readable from any origin (browser-based MCP clients discover with it).
-  if (!isOpen(domain.access) && req.method === "GET" && (path === PRM_PATH || path.startsWith(`${PRM_PATH}/`)) && hostAllowed(req)) {
-    return sendJson(res, 200, resourceMetadata(domain, self, req), { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" });
+  if (mcp && !isOpen(mcp.access) && req.method === "GET" && (path === PRM_PATH || path.startsWith(`${PRM_PATH}/`)) && hostAllowed(req)) {
+    return sendJson(res, 200, resourceMetadata(mcp, self, req), { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" });
   }
   const publicDocument = policy.anyOrigin === true && hostAllowed(req);
   if (!publicDocument && (!hostAllowed(req) || !originAllowed(req, { allowNull: policy.allowNullOrigin, selfHost: new URL(self).hostname }))) {
@@ -126,7 +129,7 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
   }
   if (isHealthCheck(req)) {
     const health = domain.health?.() ?? { ok: true };
-    const base = { domain: domain.name, version: PACKAGE_VERSION, access: describeAccess(domain.access), mcp: domain.mcp !== false };
+    const base = { domain: domain.name, version: PACKAGE_VERSION, access: describeAccess(mcp?.access ?? OPEN), mcp: !!mcp };
     if (!health.ok) return sendJson(res, 503, { status: "unavailable", reason: health.reason, ...base }, { "retry-after": "5" });
     return sendJson(res, 200, { status: "ok", ...base });
   }
@@ -175,7 +178,7 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
       return sendJson(res, error.status, { error: error.kind === "internal" ? `${INTERNAL_ERROR_TEXT} (request id ${requestId}).` : error.message }, headers);
     }
   }
-  if (domain.mcp === false) return sendJson(res, 404, { error: `No such endpoint: ${path}.` });
+  if (!mcp) return sendJson(res, 404, { error: `No such endpoint: ${path}.` });
   if (path !== "/") return sendJson(res, 404, { error: `No such endpoint: ${path}. The MCP endpoint is this function's root URL.` });
 
   let body: unknown = req.body;
@@ -188,7 +191,7 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
     }
     if (refuseDeepJson(body, res) || refuseInvalidParams(body, res)) return;
   }
-  await serveMcp(req, res, loaded, scope, body);
+  await serveMcp(req, res, mcp, maxBody, scope, body);
 }
 
 const PRM_PATH = "/.well-known/oauth-protected-resource";

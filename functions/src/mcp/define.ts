@@ -117,8 +117,6 @@ export interface DomainDefinition {
   description: string;
   /** Told to the agent at connection: how to use this domain's tools well. */
   instructions: string;
-  /** false for a function that serves only its routes (the OAuth authorization server). */
-  mcp?: false;
   /** Who may use the MCP endpoint at the function's root (OPEN, SIGNED_IN, …). */
   access: AccessPolicy;
   /** OAuth scopes of this domain, shown on the consent page ("what it will be able to do"). */

@@ -3,7 +3,8 @@
 // and the device id as claims, so Firestore rules can limit it to its own capture requests).
 import { getAuth } from "firebase-admin/auth";
 import type { DeviceKind } from "../../auth/policy.js";
-import { signAccessToken, type GrantKind } from "../../auth/tokens.js";
+import type { GrantKind } from "../../auth/tokens.js";
+import { signAccessToken } from "./signing.js";
 import { functionUrl, issuerUrl, projectId } from "../../auth/urls.js";
 import type { HttpRequest } from "../../http/route.js";
 import { adminApp } from "../../platform/firebase.js";
