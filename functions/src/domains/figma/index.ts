@@ -31,6 +31,7 @@ import { setMultipleTextContents } from "./tools/set_multiple_text_contents.js";
 import { setPadding } from "./tools/set_padding.js";
 import { setStrokeColor } from "./tools/set_stroke_color.js";
 import { setTextContent } from "./tools/set_text_content.js";
+import { PROTECTED } from "../../core/catalog.js";
 
 export default defineDomain({
   name: "figma",
@@ -43,7 +44,7 @@ export default defineDomain({
     "Start with get_document_info or get_selection to learn node ids; colours are r, g, b, a from 0 to 1. Scans and large documents are paged: when truncated is true, call again with cursor = nextCursor.",
   ].join(" "),
   access: { ...SIGNED_IN, scopes: ["figma"] },
-  scopes: { figma: "Read and edit the Figma files you open with the paired plugin" },
+  scopes: PROTECTED.figma.scopes,
   tools: [
     listSessions,
     getDocumentInfo,
