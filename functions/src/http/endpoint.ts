@@ -94,12 +94,22 @@ async function prepare(load: Loader): Promise<Loaded> {
  * built per request too (cheap: closures only), so the scope reaches the server directly.
  */
 async function serveMcp(req: Request, res: Response, domain: DomainDefinition, maxBody: number, scope: RequestScope, body: unknown): Promise<void> {
-  const handler = createMcpHandler(() => buildServer(domain, scope), {
-    legacy: "stateless",
-    maxRequestBodySize: maxBody,
-    onerror: (err) => scope.log.warn("mcp transport error", { error: err.message }),
-  });
-  await toNodeHandler(handler, { maxRequestBodySize: maxBody })(req as never, res as never, body);
+  await toNodeHandler(mcpHandler(domain, () => scope, maxBody), { maxRequestBodySize: maxBody })(req as never, res as never, body);
+}
+
+/** The SDK's stateless handler (both eras) for a domain: a server per request, built for `scopeOf()`. */
+export function mcpHandler(domain: DomainDefinition, scopeOf: () => RequestScope, maxBody = DEFAULT_MAX_BODY): ReturnType<typeof createMcpHandler> {
+  return createMcpHandler(
+    () => {
+      const scope = scopeOf();
+      return buildServer(domain, scope);
+    },
+    {
+      legacy: "stateless",
+      maxRequestBodySize: maxBody,
+      onerror: (err) => rootLog.warn("mcp transport error", { domain: domain.name, error: err.message }),
+    },
+  );
 }
 
 async function handle(req: Request, res: Response, loaded: Loaded, scope: RequestScope): Promise<void> {

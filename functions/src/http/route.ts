@@ -56,7 +56,7 @@ export function route<S extends z.ZodType | undefined = undefined>(
   if (isOpen(rest.access)) throw new Error(`route ${rest.method} ${rest.path}: route() is for routes that require a credential; this policy is open`);
   return {
     ...rest,
-    handle: (req, ctx) => {
+    handle: async (req, ctx) => {
       const parsed = (input ? parseInput(input, req.body) : undefined) as S extends z.ZodType ? z.output<S> : undefined;
       return handle({ ...req, input: parsed }, withCaller(ctx));
     },
