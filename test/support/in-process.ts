@@ -9,7 +9,12 @@ import { createLogger } from "../../functions/src/core/log.js";
 import { mcpHandler } from "../../functions/src/http/endpoint.js";
 import type { RequestScope } from "../../functions/src/http/scope.js";
 import type { DomainDefinition } from "../../functions/src/mcp/define.js";
+import { firestore } from "../../functions/src/platform/firebase.js";
 import type { Era } from "./mcp.js";
+
+// The functions' Firestore client first (it applies its settings once), then the tests' own
+// admin access to the same app shares it.
+firestore();
 
 export interface InProcessOptions {
   /** The signed-in caller (what the endpoint would have verified); omit for an open domain. */
