@@ -69,8 +69,8 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
 /**
  * The functions framework (Cloud Run's Node runtime; 5.0.5 here) runs each request inside a
  * `node:domain`, the deprecated way to catch a request's uncaught errors. While a domain is active
- * Node tags every promise and callback with it and enters and leaves it around each one: a quarter
- * of a dermal call's CPU in a profile (10.3 → 7.5 ms per call without it; docs/reliability.md).
+ * Node tags every promise and callback with it and enters and leaves it around each one, a large
+ * share of a short call's CPU (bench/load.ts shows CPU per call; docs/reliability.md).
  * This handler catches its own errors (a 500 with the request id) and promise rejections are
  * caught as before, so it leaves the domain first. The price: an exception thrown outside any
  * promise (a bug in a timer or event callback) is no longer confined to its request; it reaches
@@ -99,17 +99,11 @@ async function serveMcp(req: Request, res: Response, domain: DomainDefinition, m
 
 /** The SDK's stateless handler (both eras) for a domain: a server per request, built for `scopeOf()`. */
 export function mcpHandler(domain: DomainDefinition, scopeOf: () => RequestScope, maxBody = DEFAULT_MAX_BODY): ReturnType<typeof createMcpHandler> {
-  return createMcpHandler(
-    () => {
-      const scope = scopeOf();
-      return buildServer(domain, scope);
-    },
-    {
-      legacy: "stateless",
-      maxRequestBodySize: maxBody,
-      onerror: (err) => rootLog.warn("mcp transport error", { domain: domain.name, error: err.message }),
-    },
-  );
+  return createMcpHandler(() => buildServer(domain, scopeOf()), {
+    legacy: "stateless",
+    maxRequestBodySize: maxBody,
+    onerror: (err) => rootLog.warn("mcp transport error", { domain: domain.name, error: err.message }),
+  });
 }
 
 async function handle(req: Request, res: Response, loaded: Loaded, scope: RequestScope): Promise<void> {
