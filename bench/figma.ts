@@ -19,7 +19,7 @@ import type { PluginProcess } from "../test/figma/plugin.js";
 import { figmaClient, openPlugin, stopAllPlugins, textOf } from "../test/figma/support.js";
 import { runCommand } from "../functions/src/domains/figma/relay.js";
 import { commandsOf, sessionRef, toSession } from "../functions/src/domains/figma/store.js";
-import { log } from "../functions/src/mcp/log.js";
+import { log } from "../functions/src/core/log.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   }
 
   // 3. 20 concurrent commands across 5 rooms.
-  const ctx = { caller: undefined, requestId: "bench", query: {}, log, signal: new AbortController().signal, progress: async () => undefined };
+  const ctx = { caller: undefined, requestId: "bench", query: {}, clientIp: "127.0.0.1", log, signal: new AbortController().signal, progress: async () => undefined };
   const sessions = await Promise.all(plugins.map(async (p) => toSession((await sessionRef(p.roomId).get()).data()!)));
   const started = performance.now();
   const results = await Promise.all(

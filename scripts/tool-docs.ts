@@ -1,11 +1,13 @@
-// The README's "Tools per domain" tables, built from the definitions themselves (names, arguments,
-// annotations, resources, prompts, routes). scripts/gen-tool-docs.ts writes them into the README;
-// test/foundation/readme.test.ts checks the README still matches.
+// The tool tables of docs/tools.md, built from the definitions themselves (names, arguments,
+// annotations, resources, prompts, routes). scripts/gen-tool-docs.ts writes them into that page;
+// test/foundation/readme.test.ts checks the page still matches.
 import { z } from "zod";
 import { isOpen } from "../functions/src/auth/policy.js";
-import type { DomainDefinition } from "../functions/src/mcp/define.js";
+import { servesMcp, type Served } from "../functions/src/http/service.js";
 import { DOMAINS, DOMAINS_DIR } from "./domains.js";
 
+/** The page the tables are generated into. */
+export const TOOLS_DOC = new URL("../docs/tools.md", import.meta.url);
 export const START = "<!-- tools:start -->";
 export const END = "<!-- tools:end -->";
 
@@ -23,8 +25,8 @@ function args(schema: z.ZodObject): string {
 export async function toolDocs(): Promise<string> {
   const out: string[] = [];
   for (const name of DOMAINS) {
-    const domain = (await import(new URL(`${name}/index.ts`, DOMAINS_DIR).href)).default as DomainDefinition;
-    if (domain.mcp === false) continue;
+    const domain = (await import(new URL(`${name}/index.ts`, DOMAINS_DIR).href)).default as Served;
+    if (!servesMcp(domain)) continue;
     out.push(`### \`${name}\` — ${domain.title}`, "", domain.description, "");
     out.push(`Access: ${isOpen(domain.access) ? "open (no sign-in)" : "signed-in users (OAuth from Claude and other MCP clients, or a Firebase ID token), each sees only their own data"}.`, "");
     out.push("| tool | arguments | what it does |", "|---|---|---|");
@@ -40,10 +42,10 @@ export async function toolDocs(): Promise<string> {
   return out.join("\n");
 }
 
-/** The generated block as it stands between the markers of a README. */
-export function currentBlock(readme: string): string {
-  const i = readme.indexOf(START);
-  const j = readme.indexOf(END);
-  if (i < 0 || j < 0) throw new Error("README.md has no tools markers");
-  return readme.slice(i + START.length, j).trim();
+/** The generated block as it stands between the markers of a page. */
+export function currentBlock(page: string): string {
+  const i = page.indexOf(START);
+  const j = page.indexOf(END);
+  if (i < 0 || j < 0) throw new Error("docs/tools.md has no tools markers");
+  return page.slice(i + START.length, j).trim();
 }

@@ -3,8 +3,10 @@
 //             from its own lockfile, the predeploy command of firebase.json)
 //   manifest  the SDK's discovery + the CLI's own validation; region, memory, CPU, timeout,
 //             concurrency, instances, secrets and params per function; explicit limits
-//   imports   every package the code imports is in functions/package.json; no domain imports
-//             another; shared code knows no domain
+//   imports   every package the code imports is in functions/package.json; the floors hold
+//             (core/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts: a file imports only
+//             its own floor or below, nothing imports in a circle); no domain imports another;
+//             shared code knows no domain
 //   secrets   every secret a function's code reads is declared (defineSecret), bound to that
 //             function, and documented
 //   indexes   firestore.indexes.json is valid (the CLI's validator)
@@ -21,7 +23,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { formatColdStart, measureColdStart } from "./cold-start.js";
-import { buildGraph, domainOf, functionFiles, importProblems, secretUses, sourceFiles } from "./imports.js";
+import { buildGraph, domainOf, FLOOR_RULE, floorProblems, functionFiles, importProblems, secretUses, sourceFiles } from "./imports.js";
 import { formatShape, missingIndex, type IndexFile } from "./indexes.js";
 import { discover, formatManifest, limitProblems, userEnvs, validateWithCli, type Manifest } from "./manifest.js";
 import { collectQueries } from "./queries.js";
@@ -135,10 +137,13 @@ if (built && (wants("manifest") || wants("secrets") || wants("coldstart"))) {
 // --- imports and secrets (static) -------------------------------------------------------------
 const graph = buildGraph(join(functionsSrcDir, "src"), ROOT);
 if (wants("imports")) {
-  heading("imports: packages and domain boundaries");
+  heading("imports: packages, floors and domain boundaries");
   const pkg = JSON.parse(readFileSync(join(functionsSrcDir, "package.json"), "utf8"));
   const found = importProblems(graph, pkg, ROOT);
   for (const p of found) fail(p.kind === "boundary" ? "boundary" : "imports", p.message);
+  const floors = floorProblems(graph, ROOT);
+  for (const p of floors) fail("floor", p.message);
+  console.log(floors.length ? `${floors.length} floor problem(s); ${FLOOR_RULE}` : `${FLOOR_RULE}: holds`);
   const perFn = functionFiles(graph);
   for (const [fn, files] of perFn) {
     const domains = new Set([...files].map((f) => domainOf(graph, f)).filter(Boolean));
@@ -159,28 +164,25 @@ if (wants("secrets")) {
   const declaredNames = new Set([...declared.values()].flat().map((d) => d.name));
   const secretParams = new Set((manifest?.params ?? []).filter((p) => p.type === "secret").map((p) => p.name));
   const all = new Map<string, Set<string>>();
-  const bindings = new Map<string, string[]>(); // secret → functions binding it
-  for (const e of manifest?.endpoints ?? []) for (const s of e.secrets) bindings.set(s, [...(bindings.get(s) ?? []), e.id]);
   for (const [fn, files] of perFn) {
     const endpoint = manifest?.endpoints.find((e) => e.id === fn);
     const bound = new Set(endpoint?.secrets ?? []);
     for (const s of bound) (all.get(s) ?? all.set(s, new Set()).get(s)!).add(fn);
     for (const s of bound) if (manifest && !secretParams.has(s)) fail("secrets", `function ${fn} binds secret ${s} by name: declare it with defineSecret("${s}") so deploy checks it exists`);
     for (const file of files) {
-      // A domain's code runs in its own function only: that function must bind what it reads.
-      // Shared code (auth/, platform/…) is loaded by every function but reads a secret only on
-      // the paths of the function that binds it: it needs some function to bind it.
+      // A secret is read in the folder of the one function that binds it (its domain): shared
+      // code (auth/, platform/…) is loaded by every function and reads none.
       const shared = domainOf(graph, file) === null;
       const uses = [...(reads.get(file) ?? []), ...(file === entry ? [] : (declared.get(file) ?? []))];
       for (const use of uses) {
-        if (!declaredNames.has(use.name)) {
-          fail("secrets", `${use.at} reads secret ${use.name}, which is not declared: add \`const ${use.name} = defineSecret("${use.name}")\` in functions/src/index.ts and list it in ${shared ? "the secrets of the function that uses it" : `${fn}'s secrets`}`);
-        } else if (manifest && !shared && !bound.has(use.name)) {
+        if (shared) {
+          fail("secrets", `${use.at} reads secret ${use.name} in shared code, which every function loads: read it in the folder of the function that binds it (functions/src/domains/<name>/)`);
+        } else if (!declaredNames.has(use.name)) {
+          fail("secrets", `${use.at} reads secret ${use.name}, which is not declared: add \`const ${use.name} = defineSecret("${use.name}")\` in functions/src/index.ts and list it in ${fn}'s secrets`);
+        } else if (manifest && !bound.has(use.name)) {
           fail("secrets", `${use.at} reads secret ${use.name}, but function ${fn} does not bind it: add it to ${fn}'s \`secrets\` in functions/src/index.ts (unbound, it is empty in production)`);
-        } else if (manifest && shared && !bindings.has(use.name)) {
-          fail("secrets", `${use.at} reads secret ${use.name}, but no function binds it: add it to the \`secrets\` of the function that uses it in functions/src/index.ts`);
         }
-        if (!shared || bindings.has(use.name)) for (const f of shared ? (bindings.get(use.name) ?? []) : [fn]) (all.get(use.name) ?? all.set(use.name, new Set()).get(use.name)!).add(f);
+        if (!shared) (all.get(use.name) ?? all.set(use.name, new Set()).get(use.name)!).add(fn);
       }
     }
   }

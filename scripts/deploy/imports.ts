@@ -142,6 +142,83 @@ export function importProblems(graph: Graph, pkg: { dependencies?: Record<string
   return problems;
 }
 
+/**
+ * The floors of the shared code, lowest first. A file imports only from its own floor or below;
+ * `core/` (errors, env, log) imports nothing of ours and everything may import it. Folders on one
+ * floor may import each other (mcp/ and http/ share the request's types), but no file is part of
+ * an import circle.
+ */
+export const FLOORS: readonly (readonly string[])[] = [["core"], ["platform", "auth"], ["mcp", "http"], ["domains"], ["index.ts"]];
+const FLOOR_ORDER = FLOORS.map((f) => f.map((a) => (a.endsWith(".ts") ? a : `${a}/`)).join(", ")).join(" < ");
+export const FLOOR_RULE = `floors: ${FLOOR_ORDER}; a file imports only its own floor or below, and nothing imports in a circle`;
+
+/** The top folder of a source file under src/ (or "index.ts" for the entry point). */
+function areaOf(graph: Graph, path: string): string {
+  return relative(graph.srcDir, path).split(sep)[0]!;
+}
+
+function floorOf(area: string): number {
+  return FLOORS.findIndex((f) => f.includes(area));
+}
+
+/** Imports that go up a floor, and import circles between files. */
+export function floorProblems(graph: Graph, root: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const [from, list] of graph.edges) {
+    const fromArea = areaOf(graph, from);
+    const fromFloor = floorOf(fromArea);
+    for (const e of list) {
+      if (!e.to) continue;
+      const toArea = areaOf(graph, e.to);
+      const toFloor = floorOf(toArea);
+      const at = `${relative(root, from)}:${e.line}`;
+      if (fromFloor < 0) {
+        problems.push({ kind: "floor", message: `${relative(root, from)} is in ${fromArea}/, which is on no floor: put it in one of ${FLOORS.flat().join(", ")} (floors: ${FLOOR_ORDER})` });
+        break;
+      }
+      if (toFloor > fromFloor) {
+        problems.push({
+          kind: "floor",
+          message: `${at}: ${fromArea}/ imports ${relative(root, e.to)} from ${toArea}/, a higher floor (floors: ${FLOOR_ORDER}): move what both need down to ${fromArea}/ or below`,
+        });
+      }
+    }
+  }
+  for (const cycle of fileCycles(graph)) {
+    problems.push({ kind: "floor", message: `import circle: ${[...cycle, cycle[0]!].map((f) => relative(root, f)).join(" → ")}: move what they share into a file of its own` });
+  }
+  return problems;
+}
+
+/** Circles of imports between files (type-only imports included: they are knowledge too), each reported once. */
+function fileCycles(graph: Graph): string[][] {
+  const out: string[][] = [];
+  const seen = new Set<string>();
+  const state = new Map<string, 1 | 2>(); // 1 on the stack, 2 done
+  const stack: string[] = [];
+  const visit = (f: string) => {
+    state.set(f, 1);
+    stack.push(f);
+    for (const e of graph.edges.get(f) ?? []) {
+      if (!e.to) continue;
+      if (state.get(e.to) === 1) {
+        const found = stack.slice(stack.indexOf(e.to));
+        const first = found.indexOf([...found].sort()[0]!);
+        const cycle = [...found.slice(first), ...found.slice(0, first)]; // starts at its first file by name
+        const key = [...cycle].sort().join("|");
+        if (!seen.has(key)) {
+          seen.add(key);
+          out.push(cycle);
+        }
+      } else if (!state.has(e.to)) visit(e.to);
+    }
+    stack.pop();
+    state.set(f, 2);
+  };
+  for (const f of [...graph.files.keys()].sort()) if (!state.has(f)) visit(f);
+  return out;
+}
+
 /** Per exported function of index.ts: the source files its cold start and requests can load. */
 export function functionFiles(graph: Graph): Map<string, Set<string>> {
   const entry = join(graph.srcDir, "index.ts");

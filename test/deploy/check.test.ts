@@ -110,6 +110,28 @@ export class CategorySearch {
     expect(run.problems).toContain("✗ [boundary] function dermal loads the compiled code of domain(s) knowledge at cold start");
   }, 300_000);
 
+  test("the floors: core/ importing a higher floor, and a front file and its adapter importing each other, each fail with the rule named", () => {
+    const root = plantedCopy();
+    // core/ must import nothing of ours: here it reaches up to mcp/ (a higher floor).
+    edit(root, "functions/src/core/errors.ts", (t) => `import { tool } from "../mcp/define.js";\nexport const planted = tool;\n${t}`);
+    // A platform adapter importing its own front back: an import circle.
+    write(root, "functions/src/platform/embeddings-planted.ts", `import { embedder } from "./embeddings.js";\nexport const again = embedder;\n`);
+    edit(root, "functions/src/platform/embeddings.ts", (t) => `import "./embeddings-planted.js";\n${t}`);
+    const run = deployCheck(root, "--only", "imports", "--no-install");
+    expect(run.status).toBe(1);
+    expect(run.out).toContain("floors: core/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts");
+    expect(run.problems).toContain(
+      "✗ [floor] functions/src/core/errors.ts:1: core/ imports functions/src/mcp/define.ts from mcp/, a higher floor (floors: core/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts): move what both need down to core/ or below",
+    );
+    expect(run.problems).toContain(
+      "✗ [floor] import circle: functions/src/platform/embeddings-planted.ts → functions/src/platform/embeddings.ts → functions/src/platform/embeddings-planted.ts: move what they share into a file of its own",
+    );
+    // The tree as it is holds the floors.
+    const clean = deployCheck(REPO, "--only", "imports", "--no-install");
+    expect(clean.problems).toEqual([]);
+    expect(clean.out).toContain("floors: core/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts; a file imports only its own floor or below, and nothing imports in a circle: holds");
+  }, 120_000);
+
   test("a secret read without a defineSecret declaration; then declared but not bound; then complete", () => {
     const root = plantedCopy();
     write(root, "functions/src/domains/mermaid/llm-key.ts", `export const llmKey = () => process.env.MERMAID_LLM_API_KEY ?? "";\n`);

@@ -3,7 +3,7 @@
 // nowhere takes the same reads (a profile read included) as someone else's unshared session, so
 // the answer's timing does not reveal existence.
 import { beforeEach, describe, expect, test, vi } from "vitest";
-import type { RequestContext } from "../../functions/src/mcp/define.js";
+import type { SignedInContext } from "../../functions/src/mcp/define.js";
 import type { Session } from "../../functions/src/domains/dermal/schema.js";
 
 const fake = vi.hoisted(() => ({
@@ -41,17 +41,18 @@ vi.mock("../../functions/src/domains/dermal/store.js", () => {
 
 const { readableSession, SESSION_DENIED } = await import("../../functions/src/domains/dermal/access.js");
 
-const ctx = (uid: string, clinician = false): RequestContext => ({
+const ctx = (uid: string, clinician = false): SignedInContext => ({
   caller: { uid, claims: clinician ? { clinician: true } : {}, credential: "id-token", scopes: ["*"] },
   requestId: "test",
   query: {},
-  log: { info() {}, warn() {}, error() {}, debug() {} } as unknown as RequestContext["log"],
+  clientIp: "127.0.0.1",
+  log: { info() {}, warn() {}, error() {}, debug() {} } as unknown as SignedInContext["log"],
   signal: new AbortController().signal,
   progress: async () => undefined,
 });
 
 /** The reads one call makes, and how it ends (owner of the session, or the refusal). */
-async function trace(c: RequestContext, id: string): Promise<{ reads: string[]; answer: string }> {
+async function trace(c: SignedInContext, id: string): Promise<{ reads: string[]; answer: string }> {
   fake.reads.length = 0;
   const answer = await readableSession(c, id).then((s: Session) => s.uid, (e: Error) => e.message);
   return { reads: [...fake.reads], answer };

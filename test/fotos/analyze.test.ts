@@ -11,7 +11,7 @@ import { GeminiVision } from "../../functions/src/platform/vision-llm-gemini.js"
 import { checkPublicUrl, OllamaVision } from "../../functions/src/platform/vision-llm-ollama.js";
 import { OpenAiVision } from "../../functions/src/platform/vision-llm-openai.js";
 import { PROVIDER_MAX_SIDE, type VisionAdapter, type VisionProvider } from "../../functions/src/platform/vision-llm.js";
-import { ToolError } from "../../functions/src/mcp/errors.js";
+import { ToolError } from "../../functions/src/core/errors.js";
 
 interface Seen {
   method: string;

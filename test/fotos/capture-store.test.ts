@@ -1,7 +1,8 @@
 // The fotos function without a display: server identity, the agent routes' checks (PNG, size,
 // a pending request of this very device), list_screenshots and its limits, screenshots://recent,
 // screenshots://{id} (full resolution, not-found for unknown and foreign ids alike),
-// settings://current (defaults, stored values), and the expiry cleanup (document and image).
+// and the expiry cleanup (document and image). settings://current is tested in-process:
+// test/fast/fotos-settings.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import sharp from "sharp";
 import type { Client } from "@modelcontextprotocol/client";
@@ -195,30 +196,6 @@ describe("listing and reading", () => {
     const unknown = await client.readResource({ uri: "screenshots://nonexistent-id" }).then(() => "read!", (e: Error) => e.message);
     expect(foreign).toContain(`Screenshot not found: "${ids[0]}"`);
     expect(foreign.replace(ids[0]!, "ID")).toBe(unknown.replace("nonexistent-id", "ID"));
-  });
-});
-
-describe("settings://current", () => {
-  test("the defaults (capture, annotation, ai, ui) for a user without settings", async () => {
-    const res = await client.readResource({ uri: "settings://current" });
-    const settings = JSON.parse((res.contents[0] as { text: string }).text);
-    expect(Object.keys(settings)).toEqual(["capture", "annotation", "ai", "ui"]);
-    expect(settings.capture).toMatchObject({ defaultMode: "fullscreen", delayMs: 0 });
-    expect(settings.annotation).toMatchObject({ color: "#FF0000", strokeWidth: 2 });
-    expect(settings.ai).toMatchObject({ defaultProvider: "claude", ocrLanguage: "eng" });
-  });
-
-  test("a user's stored settings over the defaults, only their own", async () => {
-    await adminDb().doc(`users/${bob.uid}/fotos/settings`).set({ ai: { defaultProvider: "ollama" }, ui: { theme: "dark", bogus: 1 }, capture: { delayMs: "soon" } });
-    const bobClient = await connect("fotos", { token: bob.token });
-    const settings = JSON.parse(((await bobClient.readResource({ uri: "settings://current" })).contents[0] as { text: string }).text);
-    await bobClient.close();
-    expect(settings.ai.defaultProvider).toBe("ollama");
-    expect(settings.ui).toMatchObject({ theme: "dark" });
-    expect(settings.ui.bogus).toBeUndefined();
-    expect(settings.capture.delayMs).toBe(0);
-    const mine = JSON.parse(((await client.readResource({ uri: "settings://current" })).contents[0] as { text: string }).text);
-    expect(mine.ai.defaultProvider).toBe("claude");
   });
 });
 

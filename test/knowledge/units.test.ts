@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { EmbeddingError } from "../../functions/src/platform/embeddings.js";
-import { ToolError } from "../../functions/src/mcp/errors.js";
+import { ToolError } from "../../functions/src/core/errors.js";
 import { asEmbeddingToolError, EMBEDDING_NOT_CONFIGURED, EMBEDDING_UNAVAILABLE } from "../../functions/src/domains/knowledge/embedding.js";
 import { metadataQuery, newestFirst, vectorQueries, type Filters, type QueryLike } from "../../functions/src/domains/knowledge/store.js";
 

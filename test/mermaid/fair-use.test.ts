@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { randomUUID } from "node:crypto";
 import type { RequestContext } from "../../functions/src/mcp/define.js";
-import type { Logger } from "../../functions/src/mcp/log.js";
-import { ToolError } from "../../functions/src/mcp/errors.js";
+import type { Logger } from "../../functions/src/core/log.js";
+import { ToolError } from "../../functions/src/core/errors.js";
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
 let verify: typeof import("../../functions/src/domains/mermaid/tools/verify.js").verify;

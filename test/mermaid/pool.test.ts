@@ -4,8 +4,8 @@
 // Timeouts here are upper bounds for the test runner only: the assertions are about order and state.
 import { afterEach, expect, test } from "vitest";
 import { CANCELLED_MESSAGE, RenderPool, START_FAILED_MESSAGE } from "../../functions/src/domains/mermaid/core/pool.js";
-import type { Logger } from "../../functions/src/mcp/log.js";
-import { ToolError } from "../../functions/src/mcp/errors.js";
+import type { Logger } from "../../functions/src/core/log.js";
+import { ToolError } from "../../functions/src/core/errors.js";
 
 const FAKE_WORKER = new URL("./fixtures/fake-worker.mjs", import.meta.url);
 

@@ -1,10 +1,11 @@
 // Pairing a device the way a person does it: the device asks the authorization server for a code
 // (RFC 8628), the person signs in on the /device page and confirms, the device polls /token.
 // Everything goes through the real `oauth` function and the Auth emulator; nothing is minted here.
+import { DEVICE_CLIENTS, type DeviceClientId, type DeviceKind } from "../../functions/src/core/catalog.js";
 import { emailFor, functionUrl, TEST_PASSWORD, type TestUser } from "./emulators.js";
 
-export type DeviceKind = "desktop-agent" | "figma-plugin";
-const CLIENT_ID: Record<DeviceKind, string> = { "desktop-agent": "fotos-agent", "figma-plugin": "figma-plugin" };
+export type { DeviceKind } from "../../functions/src/core/catalog.js";
+const CLIENT_ID = Object.fromEntries(Object.entries(DEVICE_CLIENTS).map(([id, c]) => [c.kind, id])) as Record<DeviceKind, DeviceClientId>;
 
 export interface PairedDevice {
   deviceId: string;

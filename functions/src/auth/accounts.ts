@@ -3,8 +3,8 @@
 // so every credential is checked against this (cached for ACCOUNT_CHECK_SECONDS, default 60 s:
 // a disabled account or a removed `clinician` claim loses access within a minute).
 import { getAuth } from "firebase-admin/auth";
-import { envNumber } from "../mcp/env.js";
-import { unauthenticated, unavailable } from "../mcp/errors.js";
+import { envNumber } from "../core/env.js";
+import { unauthenticated, unavailable } from "../core/errors.js";
 import { adminApp } from "../platform/firebase.js";
 
 export interface AccountState {

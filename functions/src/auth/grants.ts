@@ -1,10 +1,9 @@
 // A grant is what a user approved: an OAuth client for one domain (`oauthGrants/{id}`) or a
 // paired device (`devices/{id}`). Every access token names its grant, and every request checks
-// that the grant still stands, so revoking on the connected-apps page works at once rather than
-// at token expiry (one document read; measured by bench/oauth.ts).
-import { getAuth } from "firebase-admin/auth";
+// that the grant still stands, so revoking on the connected-apps page (domains/oauth/grants.ts)
+// works at once rather than at token expiry (one document read; bench/oauth.ts measures it).
 import { FieldValue } from "firebase-admin/firestore";
-import { adminApp, firestore } from "../platform/firebase.js";
+import { firestore } from "../platform/firebase.js";
 import type { DeviceKind } from "./policy.js";
 import type { GrantKind } from "./tokens.js";
 
@@ -34,25 +33,6 @@ export interface GrantRecord {
 }
 
 export const grantRef = (kind: GrantKind, id: string) => firestore().collection(kind === "device" ? DEVICES : GRANTS).doc(id);
-
-/**
- * Revokes a grant: every token naming it stops working on the next request. An unpaired desktop
- * agent also loses its Firebase sign-in (uid `device_<id>`), which its Firestore listener uses.
- */
-export async function revokeGrant(kind: GrantKind, id: string): Promise<void> {
-  await grantRef(kind, id).update({ revokedAt: FieldValue.serverTimestamp() });
-  if (kind === "device") {
-    // Plugins never sign in to Firebase: no such user is fine.
-    // Its refresh token is revoked too, so it cannot get a new ID token; the one it holds is
-    // refused by every function (verify.ts) and by the rules, which check the device document.
-    const auth = getAuth(adminApp());
-    const ignoreMissing = (err: { code?: string }) => {
-      if (err.code !== "auth/user-not-found") throw err;
-    };
-    await auth.updateUser(`device_${id}`, { disabled: true }).catch(ignoreMissing);
-    await auth.revokeRefreshTokens(`device_${id}`).catch(ignoreMissing);
-  }
-}
 
 const TOUCH_EVERY_MS = 60_000;
 const touched = new Map<string, number>();

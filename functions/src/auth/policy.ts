@@ -1,5 +1,7 @@
 // Who may call what: one policy per domain's MCP root, and one per route beside it. The shared
 // layer (http/endpoint.ts) enforces it before any handler runs.
+import type { DeviceKind } from "../core/catalog.js";
+
 export type CredentialKind =
   /** A Firebase Auth ID token (programmatic clients, tests, `npm run token`). */
   | "id-token"
@@ -8,7 +10,7 @@ export type CredentialKind =
   /** An access token of a paired device (the desktop agent, the Figma plugin). */
   | "device";
 
-export type DeviceKind = "desktop-agent" | "figma-plugin";
+export type { DeviceKind } from "../core/catalog.js";
 
 export interface AccessPolicy {
   /** Credential kinds accepted; empty = open, no sign-in. */

@@ -5,7 +5,7 @@
 // (OAuth clients and paired devices), told apart by their issuer.
 import { getAuth, type DecodedIdToken } from "firebase-admin/auth";
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
-import { ToolError } from "../mcp/errors.js";
+import { ToolError } from "../core/errors.js";
 import { adminApp } from "../platform/firebase.js";
 import { accountState } from "./accounts.js";
 import type { Caller } from "./caller.js";

@@ -1,33 +1,34 @@
 // One HTTPS function per domain: MCP (Streamable HTTP, stateless) at the function's root,
-// /healthz, and the domain's own routes. Everything a domain shares is here: request ids,
-// Origin/Host checks, body limits, malformed JSON-RPC, authentication, logging.
-import { randomUUID } from "node:crypto";
+// /healthz, and the domain's own routes. Everything a domain shares is here: the request's scope
+// (http/scope.ts), Origin/Host checks, body limits, malformed JSON-RPC, authentication, logging.
 import type { Request, Response } from "express";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode, verifyBearerToken } from "@modelcontextprotocol/server";
 import type { Caller } from "../auth/caller.js";
 import { protectedResourceMetadata } from "../auth/metadata.js";
-import { isOpen, type AccessPolicy } from "../auth/policy.js";
+import { isOpen, OPEN, type AccessPolicy } from "../auth/policy.js";
 import { functionUrl, issuerUrl } from "../auth/urls.js";
 import { CallerVerifier } from "../auth/verify.js";
-import type { DomainDefinition, HttpReply, RequestContext } from "../mcp/define.js";
-import { asToolError, INTERNAL_ERROR_TEXT } from "../mcp/errors.js";
-import { log as rootLog } from "../mcp/log.js";
+import type { DomainDefinition } from "../mcp/define.js";
+import { asToolError, INTERNAL_ERROR_TEXT } from "../core/errors.js";
+import { log as rootLog } from "../core/log.js";
 import { buildServer, PACKAGE_VERSION } from "../mcp/server.js";
 import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
 import { corsHeaders, hostAllowed, originAllowed } from "./origin.js";
 import { gateFor } from "./capacity.js";
-import { clientGone, refuseDeepJson, warmUp, withinGate } from "./guards.js";
+import { refuseDeepJson, warmUp, withinGate } from "./guards.js";
 import { refuseInvalidParams } from "./initialize.js";
+import type { HttpReply } from "./route.js";
+import { servesMcp, type Served } from "./service.js";
+import { isHealthCheck, openScope, requestPath, type RequestContext, type RequestScope } from "./scope.js";
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
-type Loader = () => Promise<{ default: DomainDefinition }>;
+type Loader = () => Promise<{ default: Served }>;
 
 interface Loaded {
-  domain: DomainDefinition;
-  mcp: ReturnType<typeof toNodeHandler>;
+  domain: Served;
   maxBody: number;
 }
 
@@ -51,17 +52,16 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
 
   return async (req, res) => {
     leaveFrameworkDomain();
-    // Cloud Run's trace id when it is one (32 hex digits); the header is client-settable otherwise.
-    const trace = (req.get("x-cloud-trace-context") ?? "").split("/")[0] ?? "";
-    const requestId = /^[0-9a-f]{32}$/.test(trace) ? trace : randomUUID();
-    const log = rootLog.child({ domain: name, requestId });
-    res.set("x-request-id", requestId);
-    const signal = clientGone(req, res);
+    const scope = openScope(name, req, res);
+    res.set("x-request-id", scope.requestId);
+    const serve = async () => handle(req, res, await ready(), scope);
     try {
-      await withinGate(gate, name, req, res, signal, async () => handle(req, res, await ready(), requestId, log, signal));
+      // An uptime check never waits in the gate: it must answer while the instance is loaded (and
+      // says "ok" then: busy is not broken).
+      await (isHealthCheck(req) ? serve() : withinGate(gate, name, res, scope.signal, serve));
     } catch (err) {
-      log.error("request failed", { err, path: req.path });
-      if (!res.headersSent) sendJsonRpcError(res, 500, -32603, `${INTERNAL_ERROR_TEXT} (request id ${requestId}).`);
+      scope.log.error("request failed", { err, path: req.path });
+      if (!res.headersSent) sendJsonRpcError(res, 500, -32603, `${INTERNAL_ERROR_TEXT} (request id ${scope.requestId}).`);
     }
   };
 }
@@ -69,8 +69,8 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
 /**
  * The functions framework (Cloud Run's Node runtime; 5.0.5 here) runs each request inside a
  * `node:domain`, the deprecated way to catch a request's uncaught errors. While a domain is active
- * Node tags every promise and callback with it and enters and leaves it around each one: a quarter
- * of a dermal call's CPU in a profile (10.3 → 7.5 ms per call without it; docs/reliability.md).
+ * Node tags every promise and callback with it and enters and leaves it around each one, a large
+ * share of a short call's CPU (bench/load.ts shows CPU per call; docs/reliability.md).
  * This handler catches its own errors (a 500 with the request id) and promise rejections are
  * caught as before, so it leaves the domain first. The price: an exception thrown outside any
  * promise (a bug in a timer or event callback) is no longer confined to its request; it reaches
@@ -84,40 +84,42 @@ function leaveFrameworkDomain(): void {
 
 async function prepare(load: Loader): Promise<Loaded> {
   const { default: domain } = await load();
+  if (!servesMcp(domain)) return { domain, maxBody: DEFAULT_MAX_BODY };
   await domain.warmup?.();
-  const maxBody = domain.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const handler = createMcpHandler(
-    ({ authInfo }) => {
-      // handle() always passes these; a server is never built without them.
-      const { caller, requestId, query, signal, clientIp } = authInfo!.extra as {
-        caller?: Caller;
-        requestId: string;
-        query: Record<string, string>;
-        signal?: AbortSignal;
-        clientIp?: string;
-      };
-      return buildServer(domain, { caller, requestId, query, signal, clientIp, log: rootLog.child({ domain: domain.name, requestId }) });
-    },
-    {
-      legacy: "stateless",
-      maxRequestBodySize: maxBody,
-      onerror: (err) => rootLog.warn("mcp transport error", { domain: domain.name, error: err.message }),
-    },
-  );
-  return { domain, mcp: toNodeHandler(handler, { maxRequestBodySize: maxBody }), maxBody };
+  return { domain, maxBody: domain.maxBodyBytes ?? DEFAULT_MAX_BODY };
 }
 
-async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loaded, requestId: string, log: typeof rootLog, signal: AbortSignal): Promise<void> {
-  const path = req.path.replace(/\/+$/, "") || "/";
+/**
+ * Serves one MCP request with a server built for it, bound to its scope. The SDK's handler is
+ * built per request too (cheap: closures only), so the scope reaches the server directly.
+ */
+async function serveMcp(req: Request, res: Response, domain: DomainDefinition, maxBody: number, scope: RequestScope, body: unknown): Promise<void> {
+  await toNodeHandler(mcpHandler(domain, () => scope, maxBody), { maxRequestBodySize: maxBody })(req as never, res as never, body);
+}
+
+/** The SDK's stateless handler (both eras) for a domain: a server per request, built for `scopeOf()`. */
+export function mcpHandler(domain: DomainDefinition, scopeOf: () => RequestScope, maxBody = DEFAULT_MAX_BODY): ReturnType<typeof createMcpHandler> {
+  return createMcpHandler(() => buildServer(domain, scopeOf()), {
+    legacy: "stateless",
+    maxRequestBodySize: maxBody,
+    onerror: (err) => rootLog.warn("mcp transport error", { domain: domain.name, error: err.message }),
+  });
+}
+
+async function handle(req: Request, res: Response, loaded: Loaded, scope: RequestScope): Promise<void> {
+  const { domain, maxBody } = loaded;
+  const { log, requestId } = scope;
+  const path = requestPath(req);
   const routes = domain.routes?.filter((r) => r.path === path) ?? [];
   const route = routes.find((r) => r.method === req.method) ?? routes[0];
-  const policy = route?.access ?? domain.access;
+  const mcp = servesMcp(domain) ? domain : undefined;
+  const policy = route?.access ?? mcp?.access ?? OPEN;
   const self = functionUrl(domain.name, req.headers);
 
   // RFC 9728 metadata, at the path clients derive from the function's URL and the root form: a
   // public document, readable from any origin (browser-based MCP clients discover with it).
-  if (!isOpen(domain.access) && req.method === "GET" && (path === PRM_PATH || path.startsWith(`${PRM_PATH}/`)) && hostAllowed(req)) {
-    return sendJson(res, 200, resourceMetadata(domain, self, req), { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" });
+  if (mcp && !isOpen(mcp.access) && req.method === "GET" && (path === PRM_PATH || path.startsWith(`${PRM_PATH}/`)) && hostAllowed(req)) {
+    return sendJson(res, 200, resourceMetadata(mcp, self, req), { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" });
   }
   const publicDocument = policy.anyOrigin === true && hostAllowed(req);
   if (!publicDocument && (!hostAllowed(req) || !originAllowed(req, { allowNull: policy.allowNullOrigin, selfHost: new URL(self).hostname, cookies: policy.cookies === true }))) {
@@ -129,9 +131,9 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     res.status(204).end();
     return;
   }
-  if (path === "/healthz" && req.method === "GET") {
+  if (isHealthCheck(req)) {
     const health = domain.health?.() ?? { ok: true };
-    const base = { domain: domain.name, version: PACKAGE_VERSION, access: describeAccess(domain.access), mcp: domain.mcp !== false };
+    const base = { domain: domain.name, version: PACKAGE_VERSION, access: describeAccess(mcp?.access ?? OPEN), mcp: !!mcp };
     if (!health.ok) return sendJson(res, 503, { status: "unavailable", reason: health.reason, ...base }, { "retry-after": "5" });
     return sendJson(res, 200, { status: "ok", ...base });
   }
@@ -149,16 +151,14 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
 
   // Everything that reaches a handler is authenticated under its policy: MCP POSTs and every
   // route. (GET and DELETE on the MCP endpoint are answered 405 by the SDK and touch no data.)
-  let caller: Caller | undefined;
   if (!isOpen(policy) && (route || (path === "/" && req.method === "POST"))) {
     const outcome = await authenticate(req, policy, self);
     if (!outcome.ok) {
       log.info("refused credential", { path, status: outcome.status, reason: outcome.message });
       return sendJsonRpcError(res, outcome.status, JSONRPC.UNAUTHORIZED, outcome.message, outcome.headers);
     }
-    caller = outcome.caller;
+    scope.caller = outcome.caller;
   }
-  const query = queryOf(req);
 
   if (route) {
     if (req.method !== route.method) {
@@ -168,10 +168,10 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     const body = routeBody(req, route.body?.type ?? "json");
     if (!body.ok) return sendJson(res, 400, { error: body.error });
     if (refuseDeepJson(body.value, res)) return;
-    const ctx: RequestContext = { caller, requestId, log, query, clientIp: clientIp(req), signal: abortOnClose(res), progress: async () => undefined };
+    const ctx: RequestContext = { ...scope, progress: async () => undefined };
     try {
       const reply = await route.handle(
-        { body: body.value, rawBody: rawBodyOf(req), query, headers: req.headers, clientIp: clientIp(req), baseUrl: self },
+        { body: body.value, rawBody: rawBodyOf(req), query: scope.query, headers: req.headers, clientIp: scope.clientIp, baseUrl: self },
         ctx,
       );
       return sendReply(res, reply);
@@ -182,7 +182,7 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
       return sendJson(res, error.status, { error: error.kind === "internal" ? `${INTERNAL_ERROR_TEXT} (request id ${requestId}).` : error.message }, headers);
     }
   }
-  if (domain.mcp === false) return sendJson(res, 404, { error: `No such endpoint: ${path}.` });
+  if (!mcp) return sendJson(res, 404, { error: `No such endpoint: ${path}.` });
   if (path !== "/") return sendJson(res, 404, { error: `No such endpoint: ${path}. The MCP endpoint is this function's root URL.` });
 
   let body: unknown = req.body;
@@ -195,13 +195,7 @@ async function handle(req: Request, res: Response, { domain, mcp, maxBody }: Loa
     }
     if (refuseDeepJson(body, res) || refuseInvalidParams(req, body, res)) return;
   }
-  (req as Request & { auth?: unknown }).auth = {
-    token: "",
-    clientId: caller?.clientId ?? caller?.uid ?? "anonymous",
-    scopes: caller?.scopes ?? [],
-    extra: { caller, requestId, query, signal, clientIp: clientIp(req) },
-  };
-  await mcp(req as never, res as never, body);
+  await serveMcp(req, res, mcp, maxBody, scope, body);
 }
 
 const PRM_PATH = "/.well-known/oauth-protected-resource";
@@ -254,12 +248,6 @@ function describeAccess(policy: AccessPolicy): string {
   return isOpen(policy) ? "public" : "signed-in";
 }
 
-function queryOf(req: Request): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.query ?? {})) if (typeof v === "string") out[k] = v;
-  return out;
-}
-
 function rawBodyOf(req: Request): Buffer {
   const raw = (req as Request & { rawBody?: Buffer }).rawBody;
   if (raw) return raw;
@@ -276,15 +264,6 @@ function routeBody(req: Request, type: "json" | "binary" | "form" | "none"): { o
   if (rawBodyOf(req).length === 0 && (req.body === undefined || Buffer.isBuffer(req.body))) return { ok: true, value: {} };
   const parsed = parseBody(req);
   return parsed.ok ? parsed : { ok: false, error: "The request body is not valid JSON." };
-}
-
-/** Aborted when the client goes away before the answer is complete (ends long waits and polls). */
-function abortOnClose(res: Response): AbortSignal {
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }
 
 const PAGE_HEADERS = {
@@ -322,15 +301,6 @@ function parseBody(req: Request): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
-}
-
-// Google's front end appends the address it received the request from as the last X-Forwarded-For
-// entry; entries before it are whatever the client sent and cannot be trusted. Behind another proxy
-// of ours (Firebase Hosting, a load balancer), TRUSTED_PROXY_HOPS=1 skips that proxy's address.
-function clientIp(req: Request): string {
-  const entries = (req.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const hops = Math.max(0, Number(process.env.TRUSTED_PROXY_HOPS ?? 0) || 0);
-  return entries[entries.length - 1 - hops] ?? entries[0] ?? req.socket.remoteAddress ?? "unknown";
 }
 
 function formatBytes(n: number): string {

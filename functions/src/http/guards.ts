@@ -1,8 +1,8 @@
 // What protects an instance before a request reaches the MCP SDK: a bound on JSON nesting (the
 // SDK's validators recurse and overflow the stack on ~5,000 levels: HTTP 500), a bounded gate on
 // the requests an instance works on at once (past it: 503 + Retry-After at once, never a minute
-// of silence), and an AbortSignal that fires when the client goes away.
-import type { Request, Response } from "express";
+// of silence). The client-gone signal is part of the request's scope (scope.ts).
+import type { Response } from "express";
 import { JSONRPC, sendJsonRpcError } from "./jsonrpc.js";
 
 /** Deepest JSON nesting accepted anywhere in a request body (MCP arguments rarely pass 10). */
@@ -135,12 +135,8 @@ export function sendBusy(res: Response, domain: string, retryAfterSeconds: numbe
   );
 }
 
-/**
- * Runs `serve` inside the gate, or answers busy. /healthz never waits in the gate: it must answer
- * while the instance is loaded (and says "ok" then: busy is not broken).
- */
-export async function withinGate(gate: Admitter, domain: string, req: Request, res: Response, signal: AbortSignal, serve: () => Promise<void>): Promise<void> {
-  if (req.method === "GET" && /\/healthz\/?$/.test(req.path)) return serve();
+/** Runs `serve` inside the gate, or answers busy (the caller decides what bypasses the gate). */
+export async function withinGate(gate: Admitter, domain: string, res: Response, signal: AbortSignal, serve: () => Promise<void>): Promise<void> {
   const admission = await gate.enter(signal);
   if (!admission.admitted) {
     if (!res.headersSent && !signal.aborted) sendBusy(res, domain, gate.options.retryAfterSeconds);
@@ -151,21 +147,4 @@ export async function withinGate(gate: Admitter, domain: string, req: Request, r
   } finally {
     admission.release();
   }
-}
-
-// ---- Cancellation -----------------------------------------------------------------------------
-
-/**
- * An AbortSignal that fires when the client goes away before the response is complete (a
- * 2026-07-28 client cancels a request by aborting it). The SDK's own signal does not see this in
- * a stateless handler, so handlers get both.
- */
-export function clientGone(req: Request, res: Response): AbortSignal {
-  const controller = new AbortController();
-  const abort = () => {
-    if (!res.writableFinished && !controller.signal.aborted) controller.abort(new Error("the client closed the request"));
-  };
-  res.once("close", abort);
-  req.once("aborted", abort);
-  return controller.signal;
 }

@@ -1,8 +1,8 @@
 // Building tool results, and keeping every result inside what MCP clients accept
 // (Claude Code: ~25k tokens per result; Claude: ~1 MB; images <= 8000 px a side and 5 MB).
 import type { CallToolResult, ContentBlock, ImageContent } from "@modelcontextprotocol/server";
-import { envNumber } from "./env.js";
-import { tooLarge } from "./errors.js";
+import { envNumber } from "../core/env.js";
+import { tooLarge } from "../core/errors.js";
 
 /** Characters of text one result may carry before it is cut (about 25k tokens). */
 export const MAX_RESULT_TEXT = envNumber("MCP_MAX_RESULT_CHARS", 100_000, { min: 1000 });

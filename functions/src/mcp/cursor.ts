@@ -1,6 +1,6 @@
 // Opaque pagination cursors: a JSON object in base64url. Cursors are not signed, so whatever comes
 // back is validated by its owner (`check`) before it reaches a query.
-import { invalidInput } from "./errors.js";
+import { invalidInput } from "../core/errors.js";
 
 export const INVALID_CURSOR = "Invalid cursor: pass the nextCursor of the previous response unchanged, or omit cursor to start over";
 

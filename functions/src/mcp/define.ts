@@ -3,27 +3,12 @@
 // the SDK for each request, so a domain file never touches the SDK's server object.
 import type { z } from "zod";
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ToolAnnotations } from "@modelcontextprotocol/server";
-import type { Caller } from "../auth/caller.js";
-import type { AccessPolicy } from "../auth/policy.js";
-import type { Logger } from "./log.js";
+import { isOpen, type AccessPolicy } from "../auth/policy.js";
+import type { HttpRoute } from "../http/route.js";
+import type { RequestContext } from "../http/scope.js";
 
 export { device, OPEN, SIGNED_IN, type AccessPolicy } from "../auth/policy.js";
-
-/** What every handler receives besides its input. */
-export interface RequestContext {
-  /** The authenticated caller; always set where the policy requires a credential. */
-  caller: Caller | undefined;
-  requestId: string;
-  /** The query string of the request URL (for MCP: the URL the client was configured with). */
-  query: Record<string, string>;
-  /** The client's address as rate limits count it (X-Forwarded-For per TRUSTED_PROXY_HOPS), when known. */
-  clientIp?: string;
-  log: Logger;
-  /** Aborted when the client cancels or disconnects. */
-  signal: AbortSignal;
-  /** Reports progress to clients that asked for it (no-op otherwise). */
-  progress(done: number, total?: number, message?: string): Promise<void>;
-}
+export type { RequestContext, SignedInContext } from "../http/scope.js";
 
 /** A handler's structured answer: `data` becomes structuredContent and (as JSON) the text. */
 export interface StructuredResult<T> {
@@ -53,6 +38,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
     openWorldHint: boolean;
   };
   handler(input: z.output<I>, ctx: RequestContext): Promise<Out<O>>;
+  /** Made by mcp/signed-in.ts: its handler needs a caller, so only a signed-in domain may list it. */
+  signedIn?: true;
 }
 
 export function tool<I extends z.ZodObject, O extends z.ZodType | undefined = undefined>(
@@ -64,6 +51,7 @@ export function tool<I extends z.ZodObject, O extends z.ZodType | undefined = un
 
 export interface StaticResourceDefinition {
   kind: "static";
+  signedIn?: true;
   name: string;
   uri: string;
   title: string;
@@ -79,6 +67,7 @@ export interface ResourceListPage {
 
 export interface ResourceTemplateDefinition {
   kind: "template";
+  signedIn?: true;
   name: string;
   uriTemplate: string;
   title: string;
@@ -112,45 +101,11 @@ export interface PromptDefinition<A extends z.ZodObject = z.ZodObject> {
   /** Completion of string arguments, e.g. `{ author: (prefix, ctx) => [...] }`. */
   complete?: Record<string, (prefix: string, ctx: RequestContext) => Promise<string[]>>;
   handler(args: z.output<A>, ctx: RequestContext): Promise<GetPromptResult | string>;
+  signedIn?: true;
 }
 
 export function prompt<A extends z.ZodObject>(config: Omit<PromptDefinition<A>, "handler">, handler: PromptDefinition<A>["handler"]): PromptDefinition<A> {
   return { ...config, handler };
-}
-
-/** Extra HTTP endpoints a domain serves beside MCP (mermaid's /api/*, device routes, sign-in pages). */
-export interface HttpRoute {
-  method: "GET" | "POST" | "PUT" | "DELETE";
-  /** Relative to the function's root, e.g. "/agent/upload". */
-  path: string;
-  /** One line for the README's tables (default "JSON API beside MCP"). */
-  description?: string;
-  /** Who may call it (the domain's MCP policy is not inherited: every route says its own). */
-  access: AccessPolicy;
-  /** What the body is: JSON (default), raw bytes (uploads), an HTML form post, or nothing. */
-  body?: { type: "json" | "binary" | "form" | "none"; maxBytes?: number };
-  handle(req: HttpRequest, ctx: RequestContext): Promise<HttpReply>;
-}
-
-export interface HttpRequest {
-  /** Parsed JSON, or the fields of a form post. */
-  body: unknown;
-  /** The bytes as received (binary routes). */
-  rawBody: Buffer;
-  query: Record<string, string>;
-  headers: Record<string, string | string[] | undefined>;
-  clientIp: string;
-  /** This function's public URL (no trailing slash), e.g. for links and redirects. */
-  baseUrl: string;
-}
-
-export interface HttpReply {
-  status: number;
-  /** Sent as JSON. */
-  body?: unknown;
-  /** Sent as text/html instead of `body` (pages). */
-  html?: string;
-  headers?: Record<string, string>;
 }
 
 export interface DomainDefinition {
@@ -162,8 +117,6 @@ export interface DomainDefinition {
   description: string;
   /** Told to the agent at connection: how to use this domain's tools well. */
   instructions: string;
-  /** false for a function that serves only its routes (the OAuth authorization server). */
-  mcp?: false;
   /** Who may use the MCP endpoint at the function's root (OPEN, SIGNED_IN, …). */
   access: AccessPolicy;
   /** OAuth scopes of this domain, shown on the consent page ("what it will be able to do"). */
@@ -183,4 +136,14 @@ export interface DomainDefinition {
   health?(): { ok: true } | { ok: false; reason: string };
 }
 
-export const defineDomain = (domain: DomainDefinition): DomainDefinition => domain;
+/**
+ * A domain's definition, checked once when its module loads: an open domain lists no definition
+ * made for signed-in callers (its handler would run without the caller it relies on).
+ */
+export function defineDomain(domain: DomainDefinition): DomainDefinition {
+  if (isOpen(domain.access)) {
+    const needCaller = [...domain.tools, ...(domain.resources ?? []), ...(domain.prompts ?? [])].filter((d) => d.signedIn).map((d) => d.name);
+    if (needCaller.length) throw new Error(`domain ${domain.name} is open, but ${needCaller.join(", ")} need a signed-in caller (made with mcp/signed-in.ts)`);
+  }
+  return domain;
+}

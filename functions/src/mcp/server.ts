@@ -14,27 +14,17 @@ import {
   type ReadResourceResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { Caller } from "../auth/caller.js";
 import { guardResultSize, jsonText, textContent } from "./content.js";
 import type { DomainDefinition, RequestContext, ResourceTemplateDefinition, StructuredResult, ToolDefinition } from "./define.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
-import { asToolError, INTERNAL_ERROR_TEXT, invalidInput, ToolError } from "./errors.js";
-import type { Logger } from "./log.js";
+import { asToolError, INTERNAL_ERROR_TEXT, invalidInput, ToolError } from "../core/errors.js";
+import type { RequestScope } from "../http/scope.js";
 import { parseInput, passThrough } from "./validation.js";
 
 /** The deployed package's version is every server's version. */
 export const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
 
-export interface RequestScope {
-  caller: Caller | undefined;
-  requestId: string;
-  query: Record<string, string>;
-  clientIp?: string;
-  log: Logger;
-  /** Fires when the client goes away (a 2026-07-28 client cancels by aborting the HTTP request). */
-  signal?: AbortSignal | undefined;
-}
-
+/** The MCP server for one request, its handlers bound to that request's scope. */
 export function buildServer(domain: DomainDefinition, scope: RequestScope): McpServer {
   const server = new McpServer(
     { name: domain.serverName ?? `${domain.name}-mcp`, title: domain.title, version: PACKAGE_VERSION, description: domain.description },
@@ -137,11 +127,7 @@ function toCallToolResult(t: ToolDefinition, out: unknown, ctx: RequestContext):
 function contextFor(scope: RequestScope, sdk?: ServerContext): RequestContext {
   const token = sdk?.mcpReq._meta?.progressToken;
   return {
-    caller: scope.caller,
-    requestId: scope.requestId,
-    query: scope.query,
-    ...(scope.clientIp ? { clientIp: scope.clientIp } : {}),
-    log: scope.log,
+    ...scope,
     signal: anySignal([sdk?.mcpReq.signal, scope.signal]),
     async progress(done, total, message) {
       if (token === undefined || !sdk) return;

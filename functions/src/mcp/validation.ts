@@ -4,7 +4,7 @@
 // as "<argument> must be …".
 import { z } from "zod";
 import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
-import { invalidInput, type ToolError } from "./errors.js";
+import { invalidInput, type ToolError } from "../core/errors.js";
 
 const passThroughs = new WeakMap<z.ZodType, StandardSchemaWithJSON>();
 

@@ -2,16 +2,17 @@
 // (embeddings-local-worker.ts). Same model, same weights, same tokenizer as
 // @energetic-ai/embeddings' `EmbeddingsModel.embed`, with three changes that only make it faster
 // (vectors equal within 1e-6; test/knowledge/units.test.ts compares them):
-// - Tokenising: the package's tokenizer copies the rest of the text at every character (O(n²):
-//   10 ms for a 1,000-character chunk, a quarter of the whole embedding). `encode` below is the same
+// - Tokenising: the package's tokenizer copies the rest of the text at every character (O(n²), a
+//   large share of the whole embedding for a long chunk). `encode` below is the same
 //   lattice and the same Viterbi, walking the trie from an index instead.
 // - The model reads the first MAX_TOKENS word pieces and ignores the rest, so only those are sent.
 // - TensorFlow.js' WASM backend sends batched matrix products ([batch, heads, 128, 64] attention)
-//   to a naive loop at ~1-3 GFLOP/s, while a 2-D product goes to XNNPACK at ~40. BatchMatMul is
+//   to a naive loop, while a 2-D product goes to XNNPACK's SIMD kernels. BatchMatMul is
 //   replaced by one XNNPACK product per batch element, on views of the same memory (no copies).
 //   SplitV along the last axis (the attention's q/k/v split) copies rows instead of elements.
 // - When onnxruntime-node is installed (embeddings-local-native.ts), every matrix product and the
-//   1×1 convolutions (matrix products too) run natively instead, 3-4× faster than XNNPACK.
+//   1×1 convolutions (matrix products too) run natively instead, faster than XNNPACK
+//   (bench/knowledge.ts prints the local model's throughput).
 import { loadNativeMatMul, type NativeMatMul } from "./embeddings-local-native.js";
 
 /** Word pieces the model reads (its attention is 128 wide; later pieces are dropped by the graph). */

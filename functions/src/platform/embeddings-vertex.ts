@@ -11,7 +11,7 @@
 // 2 s (then 4 s, … if attempts are raised). Anything else fails at once with a clear sentence.
 // GOOGLE_VERTEX_BASE_URL (honoured by @google/genai) points the client elsewhere, e.g. tests.
 import { GoogleGenAI, type GoogleGenAIOptions } from "@google/genai";
-import { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type EmbedTask } from "./embeddings.js";
+import { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type EmbedTask } from "./embedder.js";
 
 export const VERTEX_MODEL = "gemini-embedding-001";
 /** Texts per `:predict` request (Google's limit for gemini-embedding-001). */

@@ -8,37 +8,9 @@
 // scripts, local everywhere else. Vectors of different models never mix: every
 // stored vector carries `embedder.model`, and queries filter on it.
 
-export const EMBEDDING_DIMENSIONS = 768 as const;
+import { EmbeddingError, type Embedder } from "./embedder.js";
 
-export type EmbedTask = "document" | "query";
-
-export interface Embedder {
-  /** Identifies the vector space; stored beside every vector. */
-  readonly model: string;
-  readonly dimensions: typeof EMBEDDING_DIMENSIONS;
-  /** One unit-length vector per text, in order. */
-  embed(texts: string[], task: EmbedTask): Promise<number[][]>;
-  /** Makes the first real calls fast (an instance's warm-up); never calls a paid API. */
-  warmup?(): Promise<void>;
-}
-
-/**
- * Why an embedding could not be made. `message` is written for the operator and carries nothing
- * from upstream; `detail` holds the upstream text (project ids, IAM roles, quota names), which
- * belongs in logs and in the import command's output, never in a tool result.
- */
-export class EmbeddingError extends Error {
-  override readonly name = "EmbeddingError";
-  constructor(
-    message: string,
-    /** "unavailable": try again later; "config": fix the setup; "invalid": bad input. */
-    readonly reason: "unavailable" | "config" | "invalid",
-    readonly status?: number,
-    readonly detail?: string,
-  ) {
-    super(message);
-  }
-}
+export { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type EmbedTask } from "./embedder.js";
 
 export type EmbeddingsProvider = "vertex" | "local";
 
@@ -72,12 +44,4 @@ export async function createEmbedder(provider: EmbeddingsProvider, opts: CreateE
   }
   const { LocalEmbedder } = await import("./embeddings-local.js");
   return LocalEmbedder.load({ bulk: !!opts.bulk });
-}
-
-/** Scales a vector to unit length (cosine distance then equals 1 - dot product). */
-export function normalize(vector: number[]): number[] {
-  let sum = 0;
-  for (const v of vector) sum += v * v;
-  const norm = Math.sqrt(sum) || 1;
-  return vector.map((v) => v / norm);
 }

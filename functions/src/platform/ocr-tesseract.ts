@@ -3,13 +3,13 @@
 // created on first use and reused; one recognition at a time per worker (tesseract is
 // single-threaded per worker). Small UI text reads much better upscaled 2×, so windows and small
 // screens are (OCR_UPSCALE_MAX_WIDTH, default 1600 px); a full HD screen is read as it is, which
-// is ~3× faster and read the same planted text in bench/fotos-vision.ts. Boxes are scaled back
+// is much faster and reads the same planted text (bench/fotos-vision.ts). Boxes are scaled back
 // to the original pixels.
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createWorker, OEM, type Worker } from "tesseract.js";
-import { envNumber } from "../mcp/env.js";
-import { joinLines, splitAtGaps, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr.js";
+import { envNumber } from "../core/env.js";
+import { joinLines, splitAtGaps, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr-result.js";
 
 const require = createRequire(import.meta.url);
 /** A language's worker is ended after this long unused (its model takes 50–200 MB). */

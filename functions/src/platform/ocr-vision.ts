@@ -5,8 +5,8 @@
 // endpoint is a local stand-in and gets a fixed token instead of Application Default Credentials.
 import vision from "@google-cloud/vision";
 import { OAuth2Client } from "google-auth-library";
-import { unavailable } from "../mcp/errors.js";
-import { joinLines, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr.js";
+import { unavailable } from "../core/errors.js";
+import { joinLines, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr-result.js";
 
 const HINTS: Record<OcrLanguage, string> = { eng: "en", deu: "de", jpn: "ja" };
 /**

@@ -5,8 +5,8 @@
 // person and day, deleted by a TTL policy), so every instance sees the same count. Fails closed:
 // when the count cannot be read the action is refused as temporarily unavailable.
 import { FieldValue } from "firebase-admin/firestore";
-import { envNumber } from "../mcp/env.js";
-import { rateLimited, unavailable } from "../mcp/errors.js";
+import { envNumber } from "../core/env.js";
+import { rateLimited, unavailable } from "../core/errors.js";
 import { firestore } from "./firebase.js";
 
 export const QUOTA_COLLECTION = "usageQuotas";

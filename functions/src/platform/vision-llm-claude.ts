@@ -1,7 +1,7 @@
 // Claude through @anthropic-ai/sdk (Messages API). ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL (read
 // by the SDK) points it elsewhere; ANTHROPIC_VISION_MODEL picks the model.
 import Anthropic from "@anthropic-ai/sdk";
-import { declined, fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-llm.js";
+import { declined, fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-adapter.js";
 
 export const CLAUDE_DEFAULT_MODEL = "claude-sonnet-4-5";
 

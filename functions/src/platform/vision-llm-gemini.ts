@@ -4,7 +4,7 @@
 // GEMINI_API_KEY. GEMINI_VISION_MODEL picks the model.
 import { ApiError, GoogleGenAI, type GoogleGenAIOptions } from "@google/genai";
 import { OAuth2Client } from "google-auth-library";
-import { declined, fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-llm.js";
+import { declined, fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-adapter.js";
 
 export const GEMINI_DEFAULT_MODEL = "gemini-2.5-flash";
 

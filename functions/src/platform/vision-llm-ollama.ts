@@ -3,8 +3,8 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { Ollama } from "ollama";
-import { invalidInput, timedOut } from "../mcp/errors.js";
-import { fitForProvider, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-llm.js";
+import { invalidInput, timedOut } from "../core/errors.js";
+import { fitForProvider, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-adapter.js";
 
 export const OLLAMA_DEFAULT_URL = "http://127.0.0.1:11434";
 export const OLLAMA_DEFAULT_MODEL = "llava";

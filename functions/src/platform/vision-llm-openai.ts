@@ -1,7 +1,7 @@
 // OpenAI through the openai SDK (Chat Completions with an image_url data URL). OPENAI_API_KEY;
 // OPENAI_BASE_URL (read by the SDK) points it elsewhere; OPENAI_VISION_MODEL picks the model.
 import OpenAI from "openai";
-import { declined, fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-llm.js";
+import { declined, fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-adapter.js";
 
 export const OPENAI_DEFAULT_MODEL = "gpt-4.1";
 

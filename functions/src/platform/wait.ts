@@ -3,7 +3,7 @@
 // AbortSignal (a client that cancels frees the wait at once). One admin-SDK listener per wait,
 // always detached.
 import type { DocumentReference, DocumentSnapshot } from "firebase-admin/firestore";
-import { ToolError, timedOut } from "../mcp/errors.js";
+import { ToolError, timedOut } from "../core/errors.js";
 
 export interface WaitOptions {
   /** Stops the wait (e.g. ctx.signal: the client cancelled or went away). */

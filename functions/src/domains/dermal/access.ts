@@ -4,8 +4,8 @@
 // session and a made-up one get the same sentence.
 import type { Caller } from "../../auth/caller.js";
 import { hasClaim } from "../../auth/caller.js";
-import { forbidden, notFound } from "../../mcp/errors.js";
-import type { RequestContext } from "../../mcp/define.js";
+import { forbidden, notFound } from "../../core/errors.js";
+import type { SignedInContext } from "../../mcp/define.js";
 import type { Profile, Session } from "./schema.js";
 import { getProfile, getProfiles, getSession, sessionsWithId } from "./store.js";
 
@@ -21,8 +21,7 @@ export interface Access {
   own: boolean;
 }
 
-function callerOf(ctx: RequestContext): Caller {
-  if (!ctx.caller) throw forbidden(USER_DENIED); // unreachable: the domain is signed-in only
+function callerOf(ctx: SignedInContext): Caller {
   return ctx.caller;
 }
 
@@ -33,7 +32,7 @@ const sharedWithCaller = (caller: Caller, profile: Profile | null): boolean =>
  * The profile of `uid` if the caller may read it. Own uid without a profile: "User not found".
  * Anyone else's uid, existing or not, without sharing: the one access-denied sentence.
  */
-export async function readableUser(ctx: RequestContext, uid: string): Promise<Access> {
+export async function readableUser(ctx: SignedInContext, uid: string): Promise<Access> {
   const caller = callerOf(ctx);
   const profile = await getProfile(uid);
   if (uid === caller.uid) {
@@ -52,7 +51,7 @@ export async function readableUser(ctx: RequestContext, uid: string): Promise<Ac
  * decision to wait for, so it runs beside the profile read (one Firestore round trip less per
  * call); for anyone else's uid it starts only after access was granted.
  */
-export async function readWhenAllowed<T>(ctx: RequestContext, uid: string, read: () => Promise<T>): Promise<[Access, T]> {
+export async function readWhenAllowed<T>(ctx: SignedInContext, uid: string, read: () => Promise<T>): Promise<[Access, T]> {
   if (ctx.caller?.uid === uid) return Promise.all([readableUser(ctx, uid), read()]);
   const access = await readableUser(ctx, uid);
   return [access, await read()];
@@ -64,7 +63,7 @@ export async function readWhenAllowed<T>(ctx: RequestContext, uid: string, read:
  * first: nobody else's session with the same id can shadow it. Only a clinician looks further,
  * at every user's session with that id, and gets the first whose owner shared with them.
  */
-export async function readableSession(ctx: RequestContext, sessionId: string): Promise<Session> {
+export async function readableSession(ctx: SignedInContext, sessionId: string): Promise<Session> {
   const caller = callerOf(ctx);
   const own = await getSession(caller.uid, sessionId);
   const candidates = !own && hasClaim(caller, "clinician") ? (await sessionsWithId(sessionId)).filter((s) => s.uid !== caller.uid) : [];

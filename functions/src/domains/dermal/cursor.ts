@@ -3,7 +3,7 @@
 // (mcp/cursor.ts), which refuses anything that does not pass the checks below.
 import { createHash } from "node:crypto";
 import { decodeCursor, encodeCursor } from "../../mcp/cursor.js";
-import { invalidInput } from "../../mcp/errors.js";
+import { invalidInput } from "../../core/errors.js";
 import { TIMESTAMP_MAX_SECONDS, TIMESTAMP_MIN_SECONDS } from "../../platform/firebase.js";
 import { ZONES, type Zone } from "./schema.js";
 

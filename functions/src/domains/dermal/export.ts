@@ -7,7 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import { jsonText, serializedBytes, textContent } from "../../mcp/content.js";
 import type { StructuredResult } from "../../mcp/define.js";
-import { tooLarge } from "../../mcp/errors.js";
+import { tooLarge } from "../../core/errors.js";
 import { encodeExportCursor, type CursorPosition } from "./cursor.js";
 import { ZONES, type exportSchema, type Metric, type Zone, type ZoneRecord } from "./schema.js";
 import type { ReportReader } from "./store.js";

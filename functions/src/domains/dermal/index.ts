@@ -5,6 +5,7 @@ import { exportZoneHistory } from "./tools/export_zone_history.js";
 import { getAnalysisDetail } from "./tools/get_analysis_detail.js";
 import { getUserStatus } from "./tools/get_user_status.js";
 import { listSessions } from "./tools/list_sessions.js";
+import { PROTECTED } from "../../core/catalog.js";
 
 export default defineDomain({
   name: "dermal",
@@ -21,6 +22,6 @@ export default defineDomain({
     "These are cosmetic skin metrics, not a diagnosis.",
   ].join(" "),
   access: { ...SIGNED_IN, scopes: ["dermal"] },
-  scopes: { dermal: "Read your DermalVision profile, analysis sessions, reports and zone history (read-only)" },
+  scopes: PROTECTED.dermal.scopes,
   tools: [getUserStatus, listSessions, getAnalysisDetail, exportZoneHistory],
 });

@@ -1,6 +1,6 @@
 // Timing of the relay, from the environment (checked once at cold start). Defaults suit a person
 // working in Figma; tests and the bench may set them smaller.
-import { envNumber } from "../../mcp/env.js";
+import { envNumber } from "../../core/env.js";
 
 /** How long a tool waits for the plugin's answer before giving up. */
 export const COMMAND_TIMEOUT_MS = envNumber("FIGMA_COMMAND_TIMEOUT_MS", 60_000, { min: 500 });

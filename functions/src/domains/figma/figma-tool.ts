@@ -5,8 +5,9 @@
 import { z } from "zod";
 import type { ContentBlock, ToolAnnotations } from "@modelcontextprotocol/server";
 import { TRUNCATION_MARKER, jsonText } from "../../mcp/content.js";
-import { tool, type ErrorResult, type RequestContext, type StructuredResult, type ToolDefinition } from "../../mcp/define.js";
-import { invalidInput } from "../../mcp/errors.js";
+import { type ErrorResult, type SignedInContext, type StructuredResult, type ToolDefinition } from "../../mcp/define.js";
+import { tool } from "../../mcp/signed-in.js";
+import { invalidInput } from "../../core/errors.js";
 import { runCommand } from "./relay.js";
 import { resolveSession, SessionChoice } from "./sessions.js";
 import { sessionArgs } from "./schema.js";
@@ -37,7 +38,7 @@ export function figmaTool<S extends z.ZodRawShape>(config: FigmaToolConfig<S>): 
   const inputSchema = z.object({ ...config.args, ...sessionArgs });
   return tool(
     { name: config.name, title: config.title, description: config.description + SESSION_NOTE, inputSchema, outputSchema: figmaOutput, annotations: config.annotations },
-    async (input: Record<string, unknown>, ctx: RequestContext): Promise<FigmaResult | ErrorResult> => {
+    async (input: Record<string, unknown>, ctx: SignedInContext): Promise<FigmaResult | ErrorResult> => {
       const { sessionId, roomId, ...args } = input as { sessionId?: string; roomId?: string } & Record<string, unknown>;
       if (sessionId && roomId && sessionId !== roomId) throw invalidInput("sessionId and roomId name different rooms: pass only one");
       try {

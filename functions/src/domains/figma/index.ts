@@ -40,6 +40,7 @@ import { setMultipleTextContents } from "./tools/set_multiple_text_contents.js";
 import { setPadding } from "./tools/set_padding.js";
 import { setStrokeColor } from "./tools/set_stroke_color.js";
 import { setTextContent } from "./tools/set_text_content.js";
+import { PROTECTED } from "../../core/catalog.js";
 
 export default defineDomain({
   name: "figma",
@@ -53,7 +54,7 @@ export default defineDomain({
     "To build a design in code, call get_design_context (the selection by default; format html or tailwind for markup) and get_variable_defs for the design tokens; keep the variable and style names it gives rather than raw values.",
   ].join(" "),
   access: { ...SIGNED_IN, scopes: ["figma"] },
-  scopes: { figma: "Read and edit the Figma files you open with the paired plugin" },
+  scopes: PROTECTED.figma.scopes,
   tools: [
     listSessions,
     getDocumentInfo,

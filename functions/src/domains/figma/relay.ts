@@ -3,7 +3,7 @@
 // cancel) and on the session's (closed or no heartbeat → fail early). Whatever way the wait ends
 // without an answer, the command is deleted: nothing is left for a plugin to run later.
 import type { RequestContext } from "../../mcp/define.js";
-import { ToolError, timedOut, unavailable, type ErrorKind } from "../../mcp/errors.js";
+import { ToolError, timedOut, unavailable, type ErrorKind } from "../../core/errors.js";
 import { COMMAND_TIMEOUT_MS, PROGRESS_EVERY_MS } from "./config.js";
 import { commandsOf, fileCommand, newId, sessionRef, staleAfterMs, toSession, type Session } from "./store.js";
 

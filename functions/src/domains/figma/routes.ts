@@ -7,9 +7,9 @@
 //   POST /plugin/close      {roomId} the window is closing: the session goes away now
 // A room that is not this device's reads like an unknown one (404), whoever asks.
 import { z } from "zod";
-import { device, type HttpReply, type HttpRequest, type HttpRoute, type RequestContext } from "../../mcp/define.js";
-import { notFound, unauthenticated } from "../../mcp/errors.js";
-import { parseInput } from "../../mcp/validation.js";
+import { device, type RequestContext } from "../../mcp/define.js";
+import { route, type HttpRoute } from "../../http/route.js";
+import { notFound, unauthenticated } from "../../core/errors.js";
 import {
   DEFAULT_KEEPALIVE_SECONDS,
   MAX_DECLARED_KEEPALIVE_SECONDS,
@@ -84,33 +84,35 @@ async function touch(roomId: string, fields: Parameters<typeof touchSession>[1])
   }
 }
 
-const registerRoute: HttpRoute = {
+const registerRoute = route({
   method: "POST",
   path: "/plugin/sessions",
   description: "Figma plugin (device token): register or resume the open file's session",
   access: plugin,
-  async handle(req: HttpRequest, ctx: RequestContext): Promise<HttpReply> {
+  input: registerInput,
+  async handle(req, ctx) {
     const { uid, deviceId } = deviceOf(ctx);
-    const { roomId, ...fields } = parseInput(registerInput, req.body);
+    const { roomId, ...fields } = req.input;
     const session = await registerSession(uid, deviceId, fields, roomId);
     return { status: 200, body: { roomId: session.roomId, keepaliveSeconds: session.keepaliveSeconds, pollSeconds: holdMs(session) / 1000 } };
   },
-};
+});
 
-const heartbeatRoute: HttpRoute = {
+const heartbeatRoute = route({
   method: "POST",
   path: "/plugin/heartbeat",
   description: "Figma plugin: the page or file name changed",
   access: plugin,
+  input: heartbeatInput,
   async handle(req, ctx) {
-    const { roomId, ...page } = parseInput(heartbeatInput, req.body);
+    const { roomId, ...page } = req.input;
     await ownRoom(ctx, roomId);
     await touch(roomId, page);
     return { status: 200, body: { ok: true } };
   },
-};
+});
 
-const commandsRoute: HttpRoute = {
+const commandsRoute = route({
   method: "GET",
   path: "/plugin/commands",
   description: "Figma plugin: long-poll for the room's commands (also its heartbeat)",
@@ -124,7 +126,7 @@ const commandsRoute: HttpRoute = {
     const commands = await waitForCommands(roomId, pollId, holdMs(room), ctx.signal);
     return { status: 200, body: commands };
   },
-};
+});
 
 /** Holds the poll until the room has pending commands, the hold ends, or the plugin goes away. */
 async function waitForCommands(roomId: string, pollId: string, hold: number, signal: AbortSignal): Promise<{ commands: unknown[]; superseded?: true }> {
@@ -161,14 +163,15 @@ async function waitForCommands(roomId: string, pollId: string, hold: number, sig
   return { commands: [] };
 }
 
-const resultsRoute: HttpRoute = {
+const resultsRoute = route({
   method: "POST",
   path: "/plugin/results",
   description: "Figma plugin: a command's result (exported images are downscaled here)",
   access: plugin,
   body: { type: "json", maxBytes: MAX_RESULT_BODY_BYTES },
+  input: resultInput,
   async handle(req, ctx) {
-    const input = parseInput(resultInput, req.body);
+    const input = req.input;
     await ownRoom(ctx, input.roomId);
     const answer = input.ok
       ? { ok: true, result: await fitExportForModel(input.result) }
@@ -184,19 +187,20 @@ const resultsRoute: HttpRoute = {
     if (!stored) throw notFound(`Command ${JSON.stringify(input.commandId)} (it was cancelled or timed out)`);
     return { status: 200, body: { ok: true } };
   },
-};
+});
 
-const closeRoute: HttpRoute = {
+const closeRoute = route({
   method: "POST",
   path: "/plugin/close",
   description: "Figma plugin: the window closed; the session ends",
   access: plugin,
+  input: closeInput,
   async handle(req, ctx) {
-    const { roomId } = parseInput(closeInput, req.body);
+    const { roomId } = req.input;
     await ownRoom(ctx, roomId);
     await deleteSession(roomId);
     return { status: 200, body: { ok: true } };
   },
-};
+});
 
 export const pluginRoutes: HttpRoute[] = [registerRoute, heartbeatRoute, commandsRoute, resultsRoute, closeRoute];

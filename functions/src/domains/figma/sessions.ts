@@ -4,8 +4,8 @@
 // plugin; one → that one; several → the agent must ask which. Only sessions registered by the
 // caller's own paired plugins are ever considered, whatever ids the URL or the arguments name.
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import type { RequestContext } from "../../mcp/define.js";
-import { invalidInput, notFound, unauthenticated, ToolError } from "../../mcp/errors.js";
+import type { SignedInContext } from "../../mcp/define.js";
+import { invalidInput, notFound, ToolError } from "../../core/errors.js";
 import { deleteSession, isAlive, sessionRef, sessionsOfOwner, toSession, type Session } from "./store.js";
 
 export const OPEN_PLUGIN_HOWTO =
@@ -13,7 +13,7 @@ export const OPEN_PLUGIN_HOWTO =
   "pair it with your account if it asks, and keep its window open until it shows Connected and a room id";
 
 /** The Figma user ids the MCP URL names (`?userIds=id1;id2`); empty = no filter. */
-export function userIdsOf(ctx: RequestContext): string[] {
+export function userIdsOf(ctx: SignedInContext): string[] {
   const raw = ctx.query.userIds ?? "";
   return [...new Set(raw.split(/[;,]/).map((s) => s.trim()).filter(Boolean))];
 }
@@ -55,7 +55,7 @@ export class SessionChoice extends Error {
 }
 
 /** The caller's live sessions (stale ones are deleted on the way: they are not offered again). */
-export async function liveSessions(ctx: RequestContext): Promise<Session[]> {
+export async function liveSessions(ctx: SignedInContext): Promise<Session[]> {
   const uid = callerUid(ctx);
   const all = await sessionsOfOwner(uid);
   const now = Date.now();
@@ -66,8 +66,7 @@ export async function liveSessions(ctx: RequestContext): Promise<Session[]> {
   return all.filter((s) => isAlive(s, now)).sort((a, b) => a.fileName.localeCompare(b.fileName) || a.roomId.localeCompare(b.roomId));
 }
 
-export function callerUid(ctx: RequestContext): string {
-  if (!ctx.caller) throw unauthenticated();
+export function callerUid(ctx: SignedInContext): string {
   return ctx.caller.uid;
 }
 
@@ -77,7 +76,7 @@ const roomNotFound = (roomId: string) =>
   new ToolError("not_found", `Figma session ${JSON.stringify(roomId)} is not open (closed, or not yours): call list_sessions and pass one of the roomIds it lists as sessionId`);
 
 /** Resolves the session a tool call addresses, or throws the error that tells the agent what to do. */
-export async function resolveSession(ctx: RequestContext, explicit: string | undefined): Promise<Session> {
+export async function resolveSession(ctx: SignedInContext, explicit: string | undefined): Promise<Session> {
   const uid = callerUid(ctx);
   if (explicit !== undefined) {
     const roomId = explicit.trim();

@@ -3,9 +3,9 @@
 // could not; meanwhile it sends MCP progress and watches the agent's heartbeat, so a stopped or
 // killed agent ends the wait within a few seconds instead of at the timeout.
 import type { DocumentSnapshot } from "firebase-admin/firestore";
-import type { RequestContext } from "../../mcp/define.js";
-import { envNumber } from "../../mcp/env.js";
-import { invalidInput, timedOut, ToolError, unauthenticated, unavailable } from "../../mcp/errors.js";
+import type { SignedInContext } from "../../mcp/define.js";
+import { envNumber } from "../../core/env.js";
+import { invalidInput, timedOut, ToolError, unavailable } from "../../core/errors.js";
 import { agents, agentsOf, createRequest, failIfOpen, isOnline, requests, toAgent, toRequest, type Agent, type CaptureRequest } from "./agents/registry.js";
 import { loadScreenshot, type CaptureMode, type ScreenshotMeta } from "./store.js";
 import { QUOTAS, useQuota } from "../../platform/quota.js";
@@ -80,9 +80,8 @@ function checkArgs(agent: Agent, args: Required<Pick<CaptureArgs, "mode">> & Cap
  * Throws the seed's errors: application not running, no display server, no matching window
  * (the agent's own words), timeout, cancellation.
  */
-export async function captureScreenshot(ctx: RequestContext, args: CaptureArgs): Promise<Captured> {
-  const uid = ctx.caller?.uid;
-  if (!uid) throw unauthenticated();
+export async function captureScreenshot(ctx: SignedInContext, args: CaptureArgs): Promise<Captured> {
+  const uid = ctx.caller.uid;
   const mode = args.mode ?? "fullscreen";
   const delayMs = Math.min(Math.max(0, Math.floor(args.delay_ms ?? 0)), MAX_DELAY_MS);
   const { agent, others } = await pickAgent(uid);
@@ -118,7 +117,7 @@ function agentError(text: string): ToolError {
 }
 
 /** Waits for the request to end: done, failed, the agent gone, the time budget spent, or the client gone. */
-function waitForAgent(ctx: RequestContext, id: string, agent: Agent, budgetMs: number): Promise<CaptureRequest> {
+function waitForAgent(ctx: SignedInContext, id: string, agent: Agent, budgetMs: number): Promise<CaptureRequest> {
   const started = Date.now();
   let current = agent;
   return new Promise<CaptureRequest>((resolve, reject) => {

@@ -1,5 +1,5 @@
 // The scheduled cleanup: expired screenshots with their images, and old capture requests.
-import { log } from "../../mcp/log.js";
+import { log } from "../../core/log.js";
 import { deleteOldRequests } from "./agents/registry.js";
 import { deleteExpiredScreenshots } from "./store.js";
 

@@ -3,7 +3,7 @@
 // clients accept per result. PNG when that fits, else JPEG at the highest quality that fits.
 // The full-resolution original stays behind screenshots://{id}.
 import type { ImageContent } from "@modelcontextprotocol/server";
-import { envNumber } from "../../mcp/env.js";
+import { envNumber } from "../../core/env.js";
 
 /** Longest side of the model's copy (FOTOS_MODEL_IMAGE_SIDE, default 1568). */
 export const MODEL_IMAGE_SIDE = envNumber("FOTOS_MODEL_IMAGE_SIDE", 1568, { min: 64 });

@@ -8,6 +8,7 @@ import { currentSettings } from "./resources/settings.js";
 import { listScreenshots } from "./tools/list_screenshots.js";
 import { takeScreenshot } from "./tools/take_screenshot.js";
 import { VISION_INSTRUCTIONS, visionPrompts, visionResources, visionRoutes, visionTools } from "./vision.js";
+import { PROTECTED } from "../../core/catalog.js";
 
 export default defineDomain({
   name: "fotos",
@@ -23,7 +24,7 @@ export default defineDomain({
     VISION_INSTRUCTIONS,
   ].join(" "),
   access: { ...SIGNED_IN, scopes: ["fotos"] },
-  scopes: { fotos: "Take screenshots with your paired desktop agent, and read, annotate and analyse your screenshots" },
+  scopes: PROTECTED.fotos.scopes,
   tools: [takeScreenshot, listScreenshots, ...visionTools],
   resources: [recentScreenshots, screenshotResource, currentSettings, ...visionResources],
   prompts: visionPrompts,

@@ -5,8 +5,8 @@
 // Every function takes the owner's uid: an id of someone else's screenshot is simply not found.
 import { randomUUID } from "node:crypto";
 import { Timestamp, type DocumentData } from "firebase-admin/firestore";
-import { envNumber } from "../../mcp/env.js";
-import { invalidInput, ToolError } from "../../mcp/errors.js";
+import { envNumber } from "../../core/env.js";
+import { invalidInput, ToolError } from "../../core/errors.js";
 import { firestore } from "../../platform/firebase.js";
 import { deleteObject, getObject, putObject } from "../../platform/storage.js";
 

@@ -2,7 +2,7 @@
 // provider failures turned into sentences the caller can act on.
 import { embedder, EmbeddingError, type Embedder } from "../../platform/embeddings.js";
 import type { RequestContext } from "../../mcp/define.js";
-import { conflict, invalidInput, ToolError, unavailable } from "../../mcp/errors.js";
+import { conflict, invalidInput, ToolError, unavailable } from "../../core/errors.js";
 
 export async function queryEmbedder(ctx: RequestContext): Promise<Embedder> {
   try {

@@ -1,7 +1,7 @@
 // Input fields and parsing shared by the search tools.
 import { z } from "zod";
 import { dateArg, parseDateArg } from "../../mcp/dates.js";
-import { invalidInput } from "../../mcp/errors.js";
+import { invalidInput } from "../../core/errors.js";
 import { normalizeTags } from "./ingest/parse.js";
 import type { Filters } from "./store.js";
 

@@ -8,6 +8,7 @@ import { getRelatedChunks } from "./tools/get_related_chunks.js";
 import { getStats } from "./tools/get_stats.js";
 import { searchByMetadata } from "./tools/search_by_metadata.js";
 import { searchSemantic } from "./tools/search_semantic.js";
+import { PROTECTED } from "../../core/catalog.js";
 
 export default defineDomain({
   name: "knowledge",
@@ -19,7 +20,7 @@ export default defineDomain({
     "Cite chunks by title, author and chunk_id. Read kxhub://chunk/{chunk_id} for a chunk's full Markdown.",
   ].join(" "),
   access: { ...SIGNED_IN, scopes: ["knowledge"] },
-  scopes: { knowledge: "Search and read your knowledge base: highlights, notes and their metadata (read-only)" },
+  scopes: PROTECTED.knowledge.scopes,
   tools: [searchSemantic, searchByMetadata, getRelatedChunks, getStats],
   resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource],
   prompts: [findInsightsAbout, authorDeepDive, tagExploration, relatedToChunk],

@@ -1,8 +1,8 @@
 // Reads of the knowledge base, always for one owner: every query starts with
 // `owner_uid == uid`, and a chunk fetched by id that belongs to someone else reads as not found.
 import { FieldPath, Timestamp, type DocumentSnapshot, type Firestore, type Query, type WhereFilterOp } from "firebase-admin/firestore";
-import type { RequestContext } from "../../mcp/define.js";
-import { notFound, unauthenticated } from "../../mcp/errors.js";
+import type { SignedInContext } from "../../mcp/define.js";
+import { notFound } from "../../core/errors.js";
 import { firestore } from "../../platform/firebase.js";
 import { usableDocumentId } from "../../mcp/validation.js";
 import { emptyCounts, fromStatKey, KB_ITEMS, KB_STATS, type ChunkRecord, type StatsCounts } from "./schema.js";
@@ -56,8 +56,7 @@ export function toChunk(snap: DocumentSnapshot): Chunk {
 const iso = (t: Timestamp | undefined): string => (t instanceof Timestamp ? t.toDate().toISOString() : "");
 
 /** The signed-in caller's store (Firestore, scoped to their uid). */
-export function storeFor(ctx: RequestContext): KnowledgeStore {
-  if (!ctx.caller) throw unauthenticated();
+export function storeFor(ctx: SignedInContext): KnowledgeStore {
   return new KnowledgeStore(firestore(), ctx.caller.uid);
 }
 

@@ -8,8 +8,8 @@
 // Firestore round trip when the instance can least afford one. A client this instance already
 // refused is refused again before anything is drawn or read, until its wait is over.
 import type { RequestContext } from "../../mcp/define.js";
-import { envNumber } from "../../mcp/env.js";
-import { rateLimited } from "../../mcp/errors.js";
+import { envNumber } from "../../core/env.js";
+import { rateLimited } from "../../core/errors.js";
 import { firestoreUnreachable, hitRateLimit, rememberedRefusal, type RateLimitDecision } from "../../platform/rate-limit.js";
 import { rendererRefusal } from "./core/service.js";
 

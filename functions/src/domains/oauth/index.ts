@@ -2,7 +2,7 @@
 // Claude's connectors and other MCP clients sign people in here and get access tokens for one
 // protected function each; the desktop agent and the Figma plugin pair here with a device code.
 // Why a small server on `jose` rather than `oidc-provider`: see docs/oauth.md.
-import { defineDomain, OPEN } from "../../mcp/define.js";
+import { defineService } from "../../http/service.js";
 import { appsRoutes } from "./routes/apps.js";
 import { authorizeRoutes } from "./routes/authorize.js";
 import { deviceRoutes } from "./routes/device.js";
@@ -13,14 +13,10 @@ import { redirect, route } from "./routes/route.js";
 import { signInRoutes } from "./routes/signin.js";
 import { tokenRoute } from "./routes/token.js";
 
-export default defineDomain({
+export default defineService({
   name: "oauth",
   title: "Sign-in",
   description: "OAuth 2.1 authorization server for the suite's MCP servers: sign-in, consent, device pairing, connected apps.",
-  instructions: "",
-  mcp: false,
-  access: OPEN,
-  tools: [],
   routes: [
     ...metadataRoutes,
     ...authorizeRoutes,

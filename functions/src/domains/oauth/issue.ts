@@ -4,9 +4,10 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { getAuth } from "firebase-admin/auth";
 import type { DeviceKind } from "../../auth/policy.js";
-import { signAccessToken, type GrantKind } from "../../auth/tokens.js";
+import type { GrantKind } from "../../auth/tokens.js";
+import { signAccessToken } from "./signing.js";
 import { functionUrl, issuerUrl, projectId } from "../../auth/urls.js";
-import type { HttpRequest } from "../../mcp/define.js";
+import type { HttpRequest } from "../../http/route.js";
 import { adminApp } from "../../platform/firebase.js";
 import { col, expiresIn, secret, sha256 } from "./store.js";
 

@@ -4,9 +4,9 @@
 // 503 and Retry-After, never let through uncounted.
 // OAUTH_IP_LIMIT_SCALE multiplies the per-address request limits (the test suite signs in hundreds
 // of users from one address); per-account limits and failure limits are never scaled.
-import type { HttpRequest } from "../../mcp/define.js";
-import { envNumber } from "../../mcp/env.js";
-import { ToolError } from "../../mcp/errors.js";
+import type { HttpRequest } from "../../http/route.js";
+import { envNumber } from "../../core/env.js";
+import { ToolError } from "../../core/errors.js";
 import { hitRateLimit, peekRateLimit, type RateLimitDecision } from "../../platform/rate-limit.js";
 
 const IP_SCALE = envNumber("OAUTH_IP_LIMIT_SCALE", 1, { min: 1 });

@@ -1,6 +1,6 @@
 // The authorization server's pages: plain HTML forms with inline styles, no scripts, nothing
 // loaded from outside the function (the CSP set in http/endpoint.ts enforces it).
-import type { HttpReply } from "../../mcp/define.js";
+import type { HttpReply } from "../../http/route.js";
 
 export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);

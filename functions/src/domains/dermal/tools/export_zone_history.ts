@@ -4,8 +4,8 @@
 // says so, and hands out a cursor for the rest: paging in ../export.ts.
 import { z } from "zod";
 import { dateArg, parseDateArg } from "../../../mcp/dates.js";
-import { tool } from "../../../mcp/define.js";
-import { invalidInput } from "../../../mcp/errors.js";
+import { tool } from "../../../mcp/signed-in.js";
+import { invalidInput } from "../../../core/errors.js";
 import { readableUser } from "../access.js";
 import { decodeExportCursor, queryKey } from "../cursor.js";
 import { exportPage, RESULT_LIMIT_TEXT } from "../export.js";

@@ -1,8 +1,8 @@
 // get_analysis_detail {sessionId}: the full AI report of one session, with the change of every
 // metric since the user's previous analysed session.
 import { z } from "zod";
-import { tool } from "../../../mcp/define.js";
-import { conflict, ToolError } from "../../../mcp/errors.js";
+import { tool } from "../../../mcp/signed-in.js";
+import { conflict, ToolError } from "../../../core/errors.js";
 import { readableSession } from "../access.js";
 import { analysisDetailSchema, idArg, METRICS, ZONES, type ZoneScores } from "../schema.js";
 import { getReport, previousReport } from "../store.js";

@@ -1,6 +1,6 @@
 // get_user_status {uid}: profile summary, subscription tier, skin type, recent activity.
 import { z } from "zod";
-import { tool } from "../../../mcp/define.js";
+import { tool } from "../../../mcp/signed-in.js";
 import { readWhenAllowed } from "../access.js";
 import { uidArg, userStatusSchema } from "../schema.js";
 import { countSessions, listSessions, overallScores } from "../store.js";

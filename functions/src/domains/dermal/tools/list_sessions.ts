@@ -1,6 +1,6 @@
 // list_sessions {uid, limit}: a user's monitoring sessions, newest first.
 import { z } from "zod";
-import { tool } from "../../../mcp/define.js";
+import { tool } from "../../../mcp/signed-in.js";
 import { readWhenAllowed } from "../access.js";
 import { listSessionsSchema, uidArg } from "../schema.js";
 import { listSessions as readSessions, overallScores } from "../store.js";

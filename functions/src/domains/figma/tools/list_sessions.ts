@@ -1,7 +1,7 @@
 // list_sessions: the caller's open Figma files (live plugin sessions), for choosing a sessionId.
 import { z } from "zod";
 import { jsonText } from "../../../mcp/content.js";
-import { tool } from "../../../mcp/define.js";
+import { tool } from "../../../mcp/signed-in.js";
 import { liveSessions, OPEN_PLUGIN_HOWTO, summary, userIdsOf } from "../sessions.js";
 
 export const listSessions = tool(

@@ -5,7 +5,7 @@
 //   fotosCaptureRequests/{requestId}  one capture: owner, device, status pending → claimed → done | failed
 import { randomUUID } from "node:crypto";
 import { Timestamp, type DocumentSnapshot, type Transaction } from "firebase-admin/firestore";
-import { envNumber } from "../../../mcp/env.js";
+import { envNumber } from "../../../core/env.js";
 import { firestore } from "../../../platform/firebase.js";
 import type { CaptureMode } from "../store.js";
 

@@ -8,9 +8,10 @@
 //   POST /agent/fail       {requestId, error}                  the error text the tool returns
 import { Timestamp } from "firebase-admin/firestore";
 import { z } from "zod";
-import { device, type HttpRequest, type HttpRoute, type RequestContext } from "../../../mcp/define.js";
-import { conflict, forbidden, ToolError, unauthenticated } from "../../../mcp/errors.js";
-import { inputError } from "../../../mcp/validation.js";
+import { device, type RequestContext } from "../../../mcp/define.js";
+import { route, type HttpRoute } from "../../../http/route.js";
+import { conflict, forbidden, ToolError, unauthenticated } from "../../../core/errors.js";
+import { parseInput } from "../../../mcp/validation.js";
 import { firestore } from "../../../platform/firebase.js";
 import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
 import { failIfOpen, markActive, recordHeartbeat, recordOffline, requests, toRequest, type AgentReport } from "./registry.js";
@@ -38,12 +39,6 @@ const report = z.object({
 });
 const requestId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/);
 
-function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const result = schema.safeParse(body ?? {});
-  if (!result.success) throw inputError(result.error);
-  return result.data;
-}
-
 function agentOf(ctx: RequestContext): { id: string; name: string; owner: string } {
   const caller = ctx.caller;
   if (!caller?.device || caller.device.kind !== "desktop-agent") throw unauthenticated("A paired Fotos agent's device token is required");
@@ -62,14 +57,15 @@ async function ownRequest(agent: { id: string; owner: string }, id: string) {
 const ok = (body: unknown = { ok: true }) => ({ status: 200, body });
 
 export const agentRoutes: HttpRoute[] = [
-  {
+  route({
     method: "POST",
     path: "/agent/register",
     description: "Desktop agent (device token): comes online with its display, monitors and version",
     access: AGENT,
-    async handle(req: HttpRequest, ctx) {
+    input: report,
+    async handle(req, ctx) {
       const agent = agentOf(ctx);
-      const r = parse(report, req.body) as AgentReport;
+      const r = req.input as AgentReport;
       await recordHeartbeat(agent, agent.owner, r, true);
       // Requests an earlier run of this agent claimed can never be answered now: end them so the
       // waiting tool says so at once (pending ones are still picked up by this run).
@@ -81,38 +77,41 @@ export const agentRoutes: HttpRoute[] = [
       );
       return ok({ ok: true, deviceId: agent.id, owner: agent.owner, name: agent.name });
     },
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "/agent/heartbeat",
     description: "Desktop agent: still online (every 10 s)",
     access: AGENT,
+    input: report,
     async handle(req, ctx) {
       const agent = agentOf(ctx);
-      await recordHeartbeat(agent, agent.owner, parse(report, req.body) as AgentReport, false);
+      await recordHeartbeat(agent, agent.owner, req.input as AgentReport, false);
       return ok();
     },
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "/agent/offline",
     description: "Desktop agent: going offline (clean stop)",
     access: AGENT,
+    input: z.object({ sessionId }),
     async handle(req, ctx) {
       const agent = agentOf(ctx);
-      const { sessionId: session } = parse(z.object({ sessionId }), req.body);
+      const { sessionId: session } = req.input;
       await recordOffline(agent.id, agent.owner, session);
       return ok();
     },
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "/agent/claim",
     description: "Desktop agent: takes on one capture request addressed to it, once",
     access: AGENT,
+    input: z.object({ requestId, sessionId }),
     async handle(req, ctx) {
       const agent = agentOf(ctx);
-      const body = parse(z.object({ requestId, sessionId }), req.body);
+      const body = req.input;
       // One claim per request, in a transaction: a request seen twice (reconnect, restart, two
       // listeners) is captured once.
       const claimed = await firestore().runTransaction(async (tx) => {
@@ -137,8 +136,8 @@ export const agentRoutes: HttpRoute[] = [
         expiresAt: claimed.expiresAt.toISOString(),
       });
     },
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "/agent/upload",
     description: "Desktop agent: the PNG for a claimed request (raw body, at most 25 MB)",
@@ -146,7 +145,7 @@ export const agentRoutes: HttpRoute[] = [
     body: { type: "binary", maxBytes: MAX_PNG_BYTES },
     async handle(req, ctx) {
       const agent = agentOf(ctx);
-      const id = parse(requestId, req.query.request);
+      const id = parseInput(requestId, req.query.request);
       const png = req.rawBody;
       await checkUploadedPng(png); // the same checks as a user's upload: a PNG, decodable, not a huge canvas
       const r = await ownRequest(agent, id);
@@ -171,18 +170,19 @@ export const agentRoutes: HttpRoute[] = [
       await markActive(agent.id);
       return ok({ screenshotId: meta.id, width: meta.width, height: meta.height, answered: done });
     },
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "/agent/fail",
     description: "Desktop agent: why a request could not be captured (returned by take_screenshot word for word)",
     access: AGENT,
+    input: z.object({ requestId, error: z.string().trim().min(1).max(500) }),
     async handle(req, ctx) {
       const agent = agentOf(ctx);
-      const body = parse(z.object({ requestId, error: z.string().trim().min(1).max(500) }), req.body);
+      const body = req.input;
       await ownRequest(agent, body.requestId);
       const r = await failIfOpen(body.requestId, body.error);
       return ok({ ok: true, status: r?.status });
     },
-  },
+  }),
 ];

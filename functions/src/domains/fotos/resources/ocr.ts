@@ -1,6 +1,6 @@
 // screenshots://{id}/ocr — the cached OCR of a screenshot (the newest, whichever language), or,
 // when none exists yet, OCR in English run now and cached.
-import { resourceTemplate } from "../../../mcp/define.js";
+import { resourceTemplate } from "../../../mcp/signed-in.js";
 import { jsonText } from "../../../mcp/content.js";
 import { cachedOcr, ocrScreenshot, publicOcr } from "../ocr-cache.js";
 import { loadScreenshot, getScreenshotMeta } from "../store.js";

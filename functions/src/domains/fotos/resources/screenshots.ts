@@ -1,15 +1,11 @@
 // screenshots://recent (what list_screenshots returns by default) and screenshots://{id}
 // (the full-resolution PNG as a blob, plus its metadata as JSON).
-import { resourceTemplate, staticResource } from "../../../mcp/define.js";
-import { unauthenticated } from "../../../mcp/errors.js";
+import { resourceTemplate, staticResource } from "../../../mcp/signed-in.js";
 import { screenshotUri } from "../schema.js";
 import { listScreenshots, loadScreenshot } from "../store.js";
 import { DEFAULT_LIST } from "../tools/list_screenshots.js";
 
-const uidOf = (caller: { uid: string } | undefined) => {
-  if (!caller) throw unauthenticated();
-  return caller.uid;
-};
+const uidOf = (caller: { uid: string }) => caller.uid;
 
 export const recentScreenshots = staticResource(
   {

@@ -1,6 +1,5 @@
 // settings://current: the user's Fotos settings (capture, annotation, ai, ui), or the defaults.
-import { staticResource } from "../../../mcp/define.js";
-import { unauthenticated } from "../../../mcp/errors.js";
+import { staticResource } from "../../../mcp/signed-in.js";
 import { readSettings } from "../settings.js";
 
 export const currentSettings = staticResource(
@@ -12,7 +11,6 @@ export const currentSettings = staticResource(
     mimeType: "application/json",
   },
   async (uri, ctx) => {
-    if (!ctx.caller) throw unauthenticated();
     const settings = await readSettings(ctx.caller.uid);
     return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(settings, null, 2) }] };
   },

@@ -5,14 +5,15 @@
 // The PNG is decoded once before it is stored: a damaged file, or a small file claiming a huge
 // canvas (16000×16000 px compresses to under 1 MB and decodes to 1 GB), is refused here instead
 // of failing, or exhausting the instance's memory, in every tool that reads it later.
-import { SIGNED_IN, type HttpRoute } from "../../../mcp/define.js";
+import { SIGNED_IN } from "../../../mcp/define.js";
+import { route } from "../../../http/route.js";
 import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
 import { uidOf } from "../source.js";
 import { QUOTAS, useQuota } from "../../../platform/quota.js";
 
 export { MAX_UPLOAD_PIXELS } from "../store.js";
 
-export const uploadRoute: HttpRoute = {
+export const uploadRoute = route({
   method: "POST",
   path: "/screenshots",
   description: "Signed-in user: upload a PNG (raw body, at most 25 MB and 36 megapixels) as a new screenshot, for use without the desktop agent → 201 {screenshot_id, width, height}",
@@ -29,4 +30,4 @@ export const uploadRoute: HttpRoute = {
       body: { screenshot_id: meta.id, width: meta.width, height: meta.height, created_at: meta.createdAt, expires_at: meta.expiresAt, uri: `screenshots://${meta.id}` },
     };
   },
-};
+});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { tool } from "../../../mcp/define.js";
+import { tool } from "../../../mcp/signed-in.js";
 import { visionAdapter, VISION_PROVIDERS } from "../../../platform/vision-llm.js";
 import { QUOTAS, useQuota } from "../../../platform/quota.js";
 import { storedAiChoice } from "../ai-settings.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { tool } from "../../../mcp/define.js";
+import { tool } from "../../../mcp/signed-in.js";
 import { ocrScreenshot } from "../ocr-cache.js";
 import { detectPii, PII_TYPES } from "../pii/detect.js";
 import { redact } from "../pii/redact.js";

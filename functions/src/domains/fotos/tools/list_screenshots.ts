@@ -1,7 +1,6 @@
 // list_screenshots {limit = 10}: the caller's most recent screenshots, newest first.
 import { z } from "zod";
-import { tool } from "../../../mcp/define.js";
-import { unauthenticated } from "../../../mcp/errors.js";
+import { tool } from "../../../mcp/signed-in.js";
 import { screenshotMetaSchema } from "../schema.js";
 import { listScreenshots as readScreenshots, MAX_LIST } from "../store.js";
 
@@ -21,7 +20,6 @@ export const listScreenshots = tool(
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async ({ limit }, ctx) => {
-    if (!ctx.caller) throw unauthenticated();
     const screenshots = await readScreenshots(ctx.caller.uid, limit);
     return { data: { count: screenshots.length, screenshots } };
   },

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { tool } from "../../../mcp/define.js";
+import { tool } from "../../../mcp/signed-in.js";
 import { OCR_LANGUAGES, ocrLanguage, type OcrLanguage } from "../../../platform/ocr.js";
-import { invalidInput } from "../../../mcp/errors.js";
+import { invalidInput } from "../../../core/errors.js";
 import { storedAiChoice } from "../ai-settings.js";
 import { ocrScreenshot, publicOcr } from "../ocr-cache.js";
 import { screenshotOrCapture, uidOf } from "../source.js";

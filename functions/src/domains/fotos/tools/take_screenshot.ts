@@ -1,7 +1,7 @@
 // take_screenshot {mode, monitor_index, window_title, delay_ms}: the user's desktop agent captures,
 // the function stores the original and answers with a copy sized for the model.
 import { z } from "zod";
-import { tool } from "../../../mcp/define.js";
+import { tool } from "../../../mcp/signed-in.js";
 import { captureScreenshot, MAX_DELAY_MS, quoted } from "../capture.js";
 import { modelImageContent } from "../image.js";
 import { screenshotMetaSchema, screenshotUri } from "../schema.js";

@@ -1,12 +1,13 @@
 // The prompt templates: one user message each, telling the model which tools to use and
 // how to structure its answer.
 import { z } from "zod";
-import { prompt, type RequestContext } from "../../../mcp/define.js";
+import { type SignedInContext } from "../../../mcp/define.js";
+import { prompt } from "../../../mcp/signed-in.js";
 import { storeFor } from "../store.js";
 
-const authors = (prefix: string, ctx: RequestContext) => storeFor(ctx).valuesStartingWith("authors", prefix);
-const tags = (prefix: string, ctx: RequestContext) => storeFor(ctx).valuesStartingWith("tags", prefix);
-const chunkIds = (prefix: string, ctx: RequestContext) => storeFor(ctx).chunkIdsStartingWith(prefix);
+const authors = (prefix: string, ctx: SignedInContext) => storeFor(ctx).valuesStartingWith("authors", prefix);
+const tags = (prefix: string, ctx: SignedInContext) => storeFor(ctx).valuesStartingWith("tags", prefix);
+const chunkIds = (prefix: string, ctx: SignedInContext) => storeFor(ctx).chunkIdsStartingWith(prefix);
 
 export const findInsightsAbout = prompt(
   {

@@ -4,9 +4,10 @@
 // (each reads LIST_CHUNKS chunks a page, the next page's URI at the end); completion offers the caller's own values.
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { Timestamp } from "firebase-admin/firestore";
-import { resourceTemplate, type RequestContext, type ResourceListPage } from "../../../mcp/define.js";
+import { type SignedInContext, type ResourceListPage } from "../../../mcp/define.js";
+import { resourceTemplate } from "../../../mcp/signed-in.js";
 import { decodeCursor, encodeCursor } from "../../../mcp/cursor.js";
-import { invalidInput } from "../../../mcp/errors.js";
+import { invalidInput } from "../../../core/errors.js";
 import { MAX_RESULT_TEXT, truncateText } from "../../../mcp/content.js";
 import { TIMESTAMP_MAX_SECONDS, TIMESTAMP_MIN_SECONDS } from "../../../platform/firebase.js";
 import { normalizeTags } from "../ingest/parse.js";
@@ -96,7 +97,7 @@ type Field = "source" | "author" | "tag";
 const plural = { source: "sources", author: "authors", tag: "tags" } as const;
 
 function groupResource(field: Field, title: string, description: string) {
-  const listValues = async (ctx: RequestContext, cursor: string | undefined): Promise<ResourceListPage> => {
+  const listValues = async (ctx: SignedInContext, cursor: string | undefined): Promise<ResourceListPage> => {
     const values = await storeFor(ctx).valuesStartingWith(plural[field], "", Number.MAX_SAFE_INTEGER);
     values.sort((a, b) => a.localeCompare(b));
     const offset = offsetCursor(cursor);
@@ -119,7 +120,7 @@ function groupResource(field: Field, title: string, description: string) {
       description,
       mimeType: MARKDOWN,
       list: listValues,
-      complete: { [field]: (prefix: string, ctx: RequestContext) => storeFor(ctx).valuesStartingWith(plural[field], prefix) },
+      complete: { [field]: (prefix: string, ctx: SignedInContext) => storeFor(ctx).valuesStartingWith(plural[field], prefix) },
     },
     async (uri, variables, ctx) => {
       // A page after the first is the same URI with ?cursor=… (given in the page's last line).

@@ -2,7 +2,7 @@
 // itself (and, if asked, without the other chunks of its document).
 import { z } from "zod";
 import { documentIdArg } from "../../../mcp/validation.js";
-import { tool } from "../../../mcp/define.js";
+import { tool } from "../../../mcp/signed-in.js";
 import { storeFor } from "../store.js";
 import { resultItem, resultItems, snippet } from "../format.js";
 

@@ -1,7 +1,7 @@
 // get_stats: the per-user summary that every import changes in the same transaction as the
 // document manifests: one document read, whatever the number of chunks.
 import { z } from "zod";
-import { tool } from "../../../mcp/define.js";
+import { tool } from "../../../mcp/signed-in.js";
 import { storeFor } from "../store.js";
 
 const TOP = 50;

@@ -1,7 +1,7 @@
 // search_by_metadata: tags (any-of), author and source (exact), newest first.
 import { z } from "zod";
-import { tool } from "../../../mcp/define.js";
-import { invalidInput } from "../../../mcp/errors.js";
+import { tool } from "../../../mcp/signed-in.js";
+import { invalidInput } from "../../../core/errors.js";
 import { storeFor } from "../store.js";
 import { filterFields, toFilters } from "../filters.js";
 import { resultItem, resultItems } from "../format.js";

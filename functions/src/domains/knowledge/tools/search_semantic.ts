@@ -2,7 +2,7 @@
 // of the same embedding model, with every filter inside the query (pre-filter), so that `limit`
 // results come back whenever that many match (one findNearest per tag for a tags filter).
 import { z } from "zod";
-import { tool } from "../../../mcp/define.js";
+import { tool } from "../../../mcp/signed-in.js";
 import { embedQuery, modelMismatch, queryEmbedder } from "../embedding.js";
 import { storeFor } from "../store.js";
 import { dateFields, filterFields, toFilters } from "../filters.js";

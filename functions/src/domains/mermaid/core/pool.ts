@@ -11,16 +11,16 @@
 // cancels its job: the caller is answered at once; a queued job leaves the queue; a running one
 // gets a short grace (CANCEL_GRACE_MS) to finish, after which its worker is terminated (the only
 // way to stop a synchronous layout) and replaced. Most renders end well within the grace, and a
-// worker restart costs ~10× a render: killing at once made every cancelled short render cost a
+// worker restart costs far more than a render, so a cancelled short render must not cost a
 // restart. (A render longer than the grace still does; fair use bounds how often one client can.)
 // A cancelled render never holds a worker for long.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { envNumber } from "../../../mcp/env.js";
-import { timedOut, ToolError } from "../../../mcp/errors.js";
-import { log as rootLog, type Logger } from "../../../mcp/log.js";
+import { envNumber } from "../../../core/env.js";
+import { timedOut, ToolError } from "../../../core/errors.js";
+import { log as rootLog, type Logger } from "../../../core/log.js";
 import type { Job, JobError, WarmupTimings, WorkerReply } from "./protocol.js";
 
 const RENDER_TIMEOUT_MS = envNumber("MERMAID_RENDER_TIMEOUT_MS", 10_000, { min: 100 });
@@ -59,14 +59,14 @@ export function defaultHeapMb(workers: number, memoryMb = instanceMemoryMb()): n
   return Math.max(128, Math.min(256, Math.floor(perWorker / 32) * 32));
 }
 // One worker per vCPU: the function declares cpu: 1 (index.ts). On one vCPU a second worker adds
-// no throughput: it halves the speed of the render it shares the CPU with and holds ~100 MB more.
-// bench/load.ts measured one against two on a 1-vCPU quota: more diagrams served, lower p95. A
-// runaway diagram is stopped by the render deadline; callers meanwhile get "busy, retry after".
+// no throughput: it slows the render it shares the CPU with and holds a second heap (bench/load.ts
+// compares the two). A runaway diagram is stopped by the render deadline; callers meanwhile get
+// "busy, retry after".
 const POOL_SIZE = Math.floor(envNumber("MERMAID_WORKERS", 1, { min: 1 }));
 const WORKER_HEAP_MB = Math.floor(envNumber("MERMAID_WORKER_HEAP_MB", defaultHeapMb(POOL_SIZE), { min: 64 }));
 /**
- * Young generation per worker: 8 MB instead of V8's 32 MB keeps a worker ~36 MB smaller after 300
- * renders for ~10 % of warm render time (more frequent scavenges; docs/mermaid.md). 32 trades back.
+ * Young generation per worker: 8 MB instead of V8's 32 MB keeps a worker smaller after many
+ * renders for a little warm render time (more frequent scavenges; docs/mermaid.md). 32 trades back.
  */
 const WORKER_YOUNG_MB = Math.floor(envNumber("MERMAID_WORKER_YOUNG_MB", 8, { min: 1 }));
 // A warm-up is a fixed diagram, not a runaway one: on a machine busy with dozens of processes it is

@@ -1,6 +1,6 @@
 // The one place the tools and the HTTP API share: input rules, messages, and the calls into the
 // render pool. The two input messages below are the spec's exact wording: keep them word for word.
-import { invalidInput, tooLarge, ToolError } from "../../../mcp/errors.js";
+import { invalidInput, tooLarge, ToolError } from "../../../core/errors.js";
 import { JobRejected, renderPool } from "./pool.js";
 import { MAX_CODE_LENGTH, type Labels, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
 

@@ -1,8 +1,9 @@
 // POST /api/verify, /api/render, /api/svg: JSON in and out, the same core logic and messages as the
 // tools. Limited to 100 requests per hour per client IP across all instances (Firestore); MCP calls
 // are not limited this way (MCP clients such as ChatGPT and Claude limit their own callers).
-import { OPEN, type HttpReply, type HttpRequest, type HttpRoute, type RequestContext } from "../../../mcp/define.js";
-import { rateLimited } from "../../../mcp/errors.js";
+import { OPEN, type RequestContext } from "../../../mcp/define.js";
+import { type HttpReply, type HttpRequest, type HttpRoute } from "../../../http/route.js";
+import { rateLimited } from "../../../core/errors.js";
 import { parseInput } from "../../../mcp/validation.js";
 import { firestoreUnreachable, hitRateLimit } from "../../../platform/rate-limit.js";
 import { exportFilename, renderDiagram, rendererRefusal, verifyDiagram } from "../core/service.js";

@@ -1,8 +1,9 @@
 // GET /apps: the apps and devices connected to the signed-in account, each with a button that
 // revokes it at once (every protected function checks the grant on every request).
 import { FieldValue } from "firebase-admin/firestore";
-import { DEVICES, GRANTS, revokeGrant } from "../../../auth/grants.js";
-import type { HttpReply } from "../../../mcp/define.js";
+import { DEVICES, GRANTS } from "../../../auth/grants.js";
+import { revokeGrant } from "../grants.js";
+import type { HttpReply } from "../../../http/route.js";
 import { firestore } from "../../../platform/firebase.js";
 import { escapeHtml, hidden, page } from "../pages.js";
 import { DEVICE_CLIENTS, resourceByName } from "../scopes.js";

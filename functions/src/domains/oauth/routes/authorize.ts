@@ -4,7 +4,7 @@
 // redirects back with a single-use code and `iss` (RFC 9207).
 import { FieldValue } from "firebase-admin/firestore";
 import { functionOf, functionUrl, issuerUrl } from "../../../auth/urls.js";
-import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
+import type { HttpReply, HttpRequest } from "../../../http/route.js";
 import { firestore } from "../../../platform/firebase.js";
 import { ClientError, redirectAllowed, resolveClient, unverifiableRedirect } from "../clients.js";
 import { errorPage, escapeHtml, hidden, page } from "../pages.js";

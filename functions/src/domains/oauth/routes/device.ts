@@ -3,7 +3,7 @@
 // confirms. The device then holds a long-lived credential of its own (revocable on /apps).
 import { randomInt } from "node:crypto";
 import { FieldValue } from "firebase-admin/firestore";
-import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
+import type { HttpReply, HttpRequest } from "../../../http/route.js";
 import { countFailure, exhausted, limited, waitText, type Limit } from "../limits.js";
 import { safeDeviceName } from "../device-name.js";
 import { escapeHtml, hidden, page } from "../pages.js";

@@ -2,7 +2,7 @@
 // `<issuer>/.well-known/openid-configuration` from an issuer with a path, which is the one form a
 // Cloud Functions URL can serve), and the public keys that verify our access tokens.
 import { authorizationServerMetadata } from "../../../auth/metadata.js";
-import { publicJwks } from "../../../auth/tokens.js";
+import { publicJwks } from "../signing.js";
 import { issuerUrl } from "../../../auth/urls.js";
 import { route } from "./route.js";
 import { allScopes } from "../scopes.js";

@@ -1,6 +1,6 @@
 // POST /revoke (RFC 7009): an app disconnects itself. Revoking a refresh token or an access token
 // revokes the grant behind it, so every token of that grant stops working at once.
-import { revokeGrant } from "../../../auth/grants.js";
+import { revokeGrant } from "../grants.js";
 import { issuerOf, verifyAccessJwt } from "../../../auth/tokens.js";
 import { issuerUrl } from "../../../auth/urls.js";
 import { col, sha256 } from "../store.js";

@@ -1,7 +1,8 @@
 // Every route of the authorization server is open (it is where credentials come from); each
 // checks what it needs itself. Token-style endpoints also accept `Origin: null` (the Figma
 // plugin's iframe pairs through them).
-import { OPEN, type HttpReply, type HttpRequest, type HttpRoute, type RequestContext } from "../../../mcp/define.js";
+import { OPEN, type RequestContext } from "../../../mcp/define.js";
+import { type HttpReply, type HttpRequest, type HttpRoute } from "../../../http/route.js";
 
 export function route(
   method: HttpRoute["method"],

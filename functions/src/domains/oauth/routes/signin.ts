@@ -2,7 +2,7 @@
 // Google (when enabled), all through Firebase Auth; then a session cookie and back to `next`.
 import { randomBytes } from "node:crypto";
 import { FieldValue } from "firebase-admin/firestore";
-import type { HttpReply, HttpRequest } from "../../../mcp/define.js";
+import type { HttpReply, HttpRequest } from "../../../http/route.js";
 import { googleAuthUri, sendSignInLink, signInWithEmailLink, signInWithGoogle, signInWithPassword, type SignInResult } from "../../../platform/identity.js";
 import { firestore } from "../../../platform/firebase.js";
 import { errorPage, escapeHtml, page, signInPage } from "../pages.js";

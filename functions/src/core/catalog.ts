@@ -1,0 +1,19 @@
+// The suite's one list of what is protected and who pairs: each protected function with the
+// title and scopes the consent page shows (what an app will be able to do), and the device
+// clients that pair with the device flow. The domains and the oauth function import it from
+// here; nothing keeps a copy. (A domain's own title and description are in its index.ts.)
+export const PROTECTED = {
+  dermal: { title: "DermalVision", scopes: { dermal: "Read your DermalVision profile, analysis sessions, reports and zone history (read-only)" } },
+  knowledge: { title: "Knowledge base", scopes: { knowledge: "Search and read your knowledge base: highlights, notes and their metadata (read-only)" } },
+  fotos: { title: "Fotos", scopes: { fotos: "Take screenshots with your paired desktop agent, and read, annotate and analyse your screenshots" } },
+  figma: { title: "Figma bridge", scopes: { figma: "Read and edit the Figma files you open with the paired plugin" } },
+} as const;
+export type ProtectedName = keyof typeof PROTECTED;
+
+/** Devices that pair with the device flow (by OAuth client id), and the function their tokens are for. */
+export const DEVICE_CLIENTS = {
+  "fotos-agent": { kind: "desktop-agent", resource: "fotos", scopes: ["fotos"], title: "Fotos desktop agent", does: "take screenshots of this computer when your AI agent asks" },
+  "figma-plugin": { kind: "figma-plugin", resource: "figma", scopes: ["figma"], title: "Figma plugin", does: "run your AI agent's commands in the Figma files you open" },
+} as const;
+export type DeviceClientId = keyof typeof DEVICE_CLIENTS;
+export type DeviceKind = (typeof DEVICE_CLIENTS)[DeviceClientId]["kind"];

@@ -1,0 +1,84 @@
+// One request's scope, built once when the request arrives (ids, log, client address, the
+// client-gone signal, the query) and completed with the caller once the credential is verified.
+// The same scope reaches MCP tools, resources and prompts and the domain's HTTP routes.
+import { randomUUID } from "node:crypto";
+import type { Request, Response } from "express";
+import type { Caller } from "../auth/caller.js";
+import { log as rootLog, type Logger } from "../core/log.js";
+
+export interface RequestScope {
+  /** Cloud Run's trace id when the request carries one, a fresh UUID otherwise; sent back as x-request-id. */
+  requestId: string;
+  /** The logger of this request (domain and request id on every line). */
+  log: Logger;
+  /** The client's address as rate limits count it (X-Forwarded-For per TRUSTED_PROXY_HOPS). */
+  clientIp: string;
+  /** Aborted when the client goes away before the answer is complete (a 2026-07-28 client cancels by aborting). */
+  signal: AbortSignal;
+  /** The query string of the request URL (for MCP: the URL the client was configured with). */
+  query: Record<string, string>;
+  /** The authenticated caller; set before any handler runs where the policy requires a credential. */
+  caller: Caller | undefined;
+}
+
+/** What every handler receives besides its input: the request's scope, and progress reports. */
+export interface RequestContext extends RequestScope {
+  /** Reports progress to clients that asked for it (no-op otherwise, and for HTTP routes). */
+  progress(done: number, total?: number, message?: string): Promise<void>;
+}
+
+/** The context of a handler behind a policy that requires a credential: the caller is known. */
+export type SignedInContext = RequestContext & { caller: Caller };
+
+/** The context as a handler behind a credential-requiring policy sees it; no caller there is a bug of ours (an internal error). */
+export function withCaller<C extends RequestContext>(ctx: C): C & { caller: Caller } {
+  if (!ctx.caller) throw new Error("a handler for signed-in callers ran without a caller");
+  return ctx as C & { caller: Caller };
+}
+
+/** The scope of a request that has just arrived (no caller yet). */
+export function openScope(domain: string, req: Request, res: Response): RequestScope {
+  // Cloud Run's trace id when it is one (32 hex digits); the header is client-settable otherwise.
+  const trace = (req.get("x-cloud-trace-context") ?? "").split("/")[0] ?? "";
+  const requestId = /^[0-9a-f]{32}$/.test(trace) ? trace : randomUUID();
+  return { requestId, log: rootLog.child({ domain, requestId }), clientIp: clientIp(req), signal: clientGone(req, res), query: queryOf(req), caller: undefined };
+}
+
+/** The request's path relative to the function, without trailing slashes ("/" for the root). */
+export function requestPath(req: Request): string {
+  return req.path.replace(/\/+$/, "") || "/";
+}
+
+/** Uptime checks: answered by every function, never held behind its gate or a credential. */
+export function isHealthCheck(req: Request): boolean {
+  return req.method === "GET" && requestPath(req) === "/healthz";
+}
+
+/**
+ * An AbortSignal that fires when the client goes away before the response is complete. The SDK's
+ * own signal does not see this in a stateless handler, so MCP handlers get both.
+ */
+function clientGone(req: Request, res: Response): AbortSignal {
+  const controller = new AbortController();
+  const abort = () => {
+    if (!res.writableFinished && !controller.signal.aborted) controller.abort(new Error("the client closed the request"));
+  };
+  res.once("close", abort);
+  req.once("aborted", abort);
+  return controller.signal;
+}
+
+function queryOf(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.query ?? {})) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+// Google's front end appends the address it received the request from as the last X-Forwarded-For
+// entry; entries before it are whatever the client sent and cannot be trusted. Behind another proxy
+// of ours (Firebase Hosting, a load balancer), TRUSTED_PROXY_HOPS=1 skips that proxy's address.
+function clientIp(req: Request): string {
+  const entries = (req.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const hops = Math.max(0, Number(process.env.TRUSTED_PROXY_HOPS ?? 0) || 0);
+  return entries[entries.length - 1 - hops] ?? entries[0] ?? req.socket.remoteAddress ?? "unknown";
+}
