@@ -1,10 +1,10 @@
 // The params of the core methods, checked before the SDK sees them: the SDK answers a malformed
 // `initialize` (no capabilities or clientInfo) with -32603 and zod's raw issue list; the spec's
 // answer is -32602 invalid params, with a sentence saying what is missing.
-// `initialize` is checked only as the 2025-era handshake. In a 2026-07-28 request (one carrying the
-// per-request `_meta` envelope) it is a method that revision removed, and the SDK answers it as the
-// spec says: HTTP 404 with -32601 method not found. The SDK's own classifier decides the era, so
-// this check and the SDK's routing cannot disagree.
+// `initialize` is not checked in a request the SDK serves as 2026-07-28 (one carrying the
+// per-request `_meta` envelope): there it is a method that revision removed, and the SDK answers it
+// as the spec says, HTTP 404 with -32601 method not found. The SDK's own classifier decides the
+// era, so this check and the SDK's routing cannot disagree.
 import type { Request, Response } from "express";
 import { classifyInboundRequest } from "@modelcontextprotocol/server";
 import { JSONRPC, sendJsonRpcError } from "./jsonrpc.js";
@@ -40,7 +40,7 @@ export function refuseInvalidParams(req: Request, body: unknown, res: Response):
   if (!isObject(body) || typeof body.method !== "string") return false;
   const check = CHECKS[body.method];
   if (!check) return false;
-  if (body.method === "initialize" && !isLegacyHandshake(req, body)) return false;
+  if (body.method === "initialize" && routedAsModern(req, body)) return false;
   if (body.params !== undefined && !isObject(body.params)) return invalid(res, body, "params must be an object");
   const problem = check((body.params as Record<string, unknown> | undefined) ?? {});
   return problem ? invalid(res, body, problem) : false;
@@ -52,7 +52,8 @@ function invalid(res: Response, body: Record<string, unknown>, problem: string):
   return true;
 }
 
-function isLegacyHandshake(req: Request, body: Record<string, unknown>): boolean {
+/** Whether the SDK serves this request as protocol 2026-07-28 (it carries the `_meta` envelope). */
+function routedAsModern(req: Request, body: Record<string, unknown>): boolean {
   const route = classifyInboundRequest({
     httpMethod: req.method,
     protocolVersionHeader: req.get("mcp-protocol-version"),
@@ -60,5 +61,5 @@ function isLegacyHandshake(req: Request, body: Record<string, unknown>): boolean
     mcpNameHeader: req.get("mcp-name"),
     body,
   });
-  return route.kind === "legacy" && route.reason === "initialize";
+  return route.kind === "modern";
 }
