@@ -65,8 +65,9 @@ export PATH="$ROOT/node_modules/.bin:$PATH"
 
 # 3. Local values for the functions' secrets (Secret Manager in production), where the Functions
 # emulator and `npm start` look for them, so nothing looks up Secret Manager or warns: a signing key
-# for the oauth function, generated once per checkout, and empty vision-model keys (set them in your
-# shell to use a model; a shell value wins). Never committed.
+# for the oauth function, generated once per checkout, and blank vision-model keys (" ": the
+# emulator takes only a non-empty value as given; the functions read a blank key as none). For
+# `npm start`, a key set in your shell wins. Never committed.
 secrets="$ROOT/functions/.secret.local"
 if [ ! -s "$secrets" ]; then
   node -e '
@@ -77,7 +78,7 @@ if [ ! -s "$secrets" ]; then
   ' > "$secrets"
 fi
 for key in ANTHROPIC_API_KEY OPENAI_API_KEY; do
-  grep -q "^$key=" "$secrets" || echo "$key=${!key:-}" >> "$secrets"
+  grep -q "^$key=" "$secrets" || echo "$key=\" \"" >> "$secrets"
 done
 
 # 4. Emulator suite, offline ---------------------------------------------------------------
