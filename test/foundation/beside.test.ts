@@ -2,7 +2,7 @@
 // whose ports (MCP_PORT_OFFSET) it asks for and finds taken, as a second `npm start`, a test run or
 // a benchmark would while a first one runs. It must come up on free ports, answer concurrent
 // clients on every MCP URL at once, let `npm run deploy:check` pass beside it, and stop on Ctrl-C.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -81,12 +81,17 @@ test("every MCP URL answers 8 concurrent tools/list calls with 200 right after t
   }
 });
 
-test("npm run deploy:check passes while the stack is up (its emulator on free ports), and the stack keeps serving", () => {
-  const run = spawnSync("bash", ["scripts/deploy/check.sh", "--only", "imports,indexes,queries,rules"], { cwd: ROOT, env: shell, encoding: "utf8", timeout: 480_000 });
-  const out = `${run.stdout}${run.stderr}`;
-  expect(out).toContain("deploy:check: nothing firebase deploy would refuse.");
+test("npm run deploy:check passes while the stack is up (its emulator on free ports), and the stack keeps serving", async () => {
+  const run = await new Promise<{ status: number | null; out: string }>((resolve) => {
+    const check = spawn("bash", ["scripts/deploy/check.sh", "--only", "imports,indexes,queries,rules"], { cwd: ROOT, env: shell, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    check.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    check.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    check.on("exit", (status) => resolve({ status, out }));
+  });
+  expect(run.out).toContain("deploy:check: nothing firebase deploy would refuse.");
   expect(run.status).toBe(0);
-  return fetch(`${session().servers.find((s) => s.name === "mermaid")!.url}/healthz`).then((r) => expect(r.status).toBe(200));
+  expect((await fetch(`${session().servers.find((s) => s.name === "mermaid")!.url}/healthz`)).status).toBe(200);
 }, 500_000);
 
 test("Ctrl-C stops all of it", async () => {

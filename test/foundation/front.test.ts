@@ -114,7 +114,7 @@ test("a waiting request gets the slot as soon as one frees, in arrival order", a
   expect(await Promise.all([a, b, c].map(async (r) => (await r).text()))).toEqual(["A", "B", "C"]);
 });
 
-test("a function that does not answer within its timeout gets a 504 sentence; its slot frees when the emulator's worker is done", async () => {
+test("a function that does not answer within its timeout gets a 504 sentence; its request is closed and its slot free again", async () => {
   const { upstream, front, url } = await setup({ maxInFlight: 1, maxWaitMs: 60_000 }, 1);
   const res = await post(url, "slow");
   expect(res.status).toBe(504);
