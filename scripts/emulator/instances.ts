@@ -14,6 +14,10 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FRAMEWORK = fileURLToPath(new URL("../../node_modules/@google-cloud/functions-framework/build/src/main.js", import.meta.url));
 
+// Every instance this process started: none outlives it, whatever path it exits by.
+const running = new Set<ChildProcess>();
+process.once("exit", () => running.forEach((child) => child.kill("SIGKILL")));
+
 export interface Instances {
   /** Each function's instance, host:port. */
   hosts: Record<string, string>;
@@ -90,6 +94,8 @@ export async function startInstances(names: string[], options: { log: NodeJS.Wri
           stdio: ["ignore", "pipe", "pipe"],
         });
         children.set(name, child);
+        running.add(child);
+        child.once("exit", () => running.delete(child));
         hosts[name] = `127.0.0.1:${port}`;
         let tail = "";
         for (const stream of [child.stdout!, child.stderr!]) {
