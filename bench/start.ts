@@ -179,6 +179,9 @@ try {
   const session = JSON.parse(readFileSync(join(local, "session.json"), "utf8")) as { servers: Server[] };
   const token = readFileSync(join(local, "token"), "utf8").trim();
   console.log(`  URLs printed after ${ready.toFixed(1)} s (target ≤ 30 s) ${ready <= 30 ? "✓" : "✗"}`);
+  // The session's own phases, from its start (the emulators and the functions start side by side).
+  const phases = [...readFileSync(join(local, "functions.log"), "utf8").matchAll(/^\[npm start\] (.*)$/gm)].map((m) => m[1]);
+  console.log(`  session: ${phases.join("; ")}`);
   const atStart = memory(start.child.pid!);
   showMemory("resident after start", atStart);
   const first = await burst(session.servers, token);

@@ -4,7 +4,7 @@
 // one screen: the URLs, how to connect, the demo accounts and where everything else is. Logs go
 // to files. Keeps serving until Ctrl-C.
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdirSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,9 @@ const serving = serveLocally({ host: frontHost, port: Number(frontPort), log }).
   process.exit(1);
 });
 const seeding = seedDemoData();
+const phase = (what: string) => log.write(`[npm start] ${what} after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+serving.then(() => phase("functions ready"), () => undefined);
+seeding.then(() => phase("demo data loaded"), () => undefined);
 const [local, token] = await Promise.all([serving, seeding]);
 
 interface Served {
@@ -109,8 +112,17 @@ function connectGuide(): string {
   ].join("\n");
 }
 
-/** Runs scripts/emulator/seed.ts; its lines go to the log, its last line is alice's token. */
+/** Resolves once the emulators started beside this session say they are ready (start.sh), at once without that log. */
+async function emulatorsReady(): Promise<void> {
+  const file = process.env.MCP_EMULATORS_LOG;
+  if (!file) return;
+  while (!(existsSync(file) && readFileSync(file, "utf8").includes("All emulators ready"))) await new Promise((r) => setTimeout(r, 200));
+}
+
+/** Runs scripts/emulator/seed.ts once the emulators are up; its lines go to the log, its last line is alice's token. */
 async function seedDemoData(): Promise<string> {
+  await emulatorsReady();
+  phase("emulators ready");
   const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(new URL("./emulator/seed.ts", import.meta.url))], { cwd: ROOT, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
   let token = "";
   let tail = "";

@@ -22,17 +22,20 @@ stop() {
 }
 trap stop EXIT
 trap 'stop; exit 0' INT TERM
-until grep -q "All emulators ready" "$emulators_log" 2>/dev/null; do
-  if ! kill -0 "$emulators" 2>/dev/null; then
-    echo "The emulators did not start; the end of ${emulators_log#$ROOT/}:" >&2
-    tail -n 15 "$emulators_log" >&2
-    exit 1
-  fi
-  sleep 0.2
-done
+# The functions load while the emulators start (loading needs none of them); the session loads the
+# demo data once the emulators say they are ready (MCP_EMULATORS_LOG).
 export FIRESTORE_EMULATOR_HOST="$SUITE_FIRESTORE_HOST" FIREBASE_AUTH_EMULATOR_HOST="$SUITE_AUTH_HOST" \
-  FIREBASE_STORAGE_EMULATOR_HOST="$SUITE_STORAGE_HOST" FIREBASE_EMULATOR_HUB="$SUITE_HUB_HOST" MCP_LOCAL_DIR="$LOCAL"
+  FIREBASE_STORAGE_EMULATOR_HOST="$SUITE_STORAGE_HOST" FIREBASE_EMULATOR_HUB="$SUITE_HUB_HOST" \
+  MCP_LOCAL_DIR="$LOCAL" MCP_EMULATORS_LOG="$emulators_log"
 # node --import tsx rather than the tsx CLI: one process less for the whole session.
 node --import tsx scripts/dev-session.ts &
 session=$!
+# Whichever ends first: the session (Ctrl-C, or it failed and said why) or the emulators (they
+# could not start, e.g. Java missing: say so with the end of their log).
+wait -n "$session" "$emulators" || true
+if ! kill -0 "$emulators" 2>/dev/null; then
+  echo "The emulators stopped; the end of ${emulators_log#$ROOT/}:" >&2
+  tail -n 15 "$emulators_log" >&2
+  exit 1
+fi
 wait "$session"
