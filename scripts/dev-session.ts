@@ -35,8 +35,10 @@ const serving = serveLocally({ host: frontHost, port: Number(frontPort), log }).
 const seeding = seedDemoData();
 const phase = (what: string) => log.write(`[npm start] ${what} after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 serving.then(() => phase("functions ready"), () => undefined);
-seeding.then(() => phase("demo data loaded"), () => undefined);
-const [local, token] = await Promise.all([serving, seeding]);
+seeding.loaded.then(() => phase("demo data loaded"), () => undefined);
+// The URLs as soon as the functions are ready and alice can sign in; the rest of the demo data
+// arrives meanwhile, and a last line says when.
+const [local, token] = await Promise.all([serving, seeding.token]);
 
 interface Served {
   name: string;
@@ -76,10 +78,11 @@ const lines = [
   `  Connected apps and paired devices: ${oauth}/apps`,
   "",
   `${dim(`Logs: ${show(functionsLog)}, ${show(`${LOCAL}/emulators.log`)}`)}`,
-  `${bold("Ready")} in ${Math.round((Date.now() - started) / 1000)} s. Ctrl-C stops everything.`,
-  "",
+  `${bold("Ready")} in ${Math.round((Date.now() - started) / 1000)} s; the demo data is loading, a line below says when it is in. Ctrl-C stops everything.`,
 ];
 console.log(lines.join("\n"));
+await seeding.loaded;
+console.log(dim(`Demo data loaded after ${Math.round((Date.now() - started) / 1000)} s.`));
 
 function connectGuide(): string {
   const auth = (s: Served) => (s.signedIn ? { Authorization: `Bearer ${token}` } : undefined);
@@ -119,28 +122,33 @@ async function emulatorsReady(): Promise<void> {
   while (!(existsSync(file) && readFileSync(file, "utf8").includes("All emulators ready"))) await new Promise((r) => setTimeout(r, 200));
 }
 
-/** Runs scripts/emulator/seed.ts once the emulators are up; its lines go to the log, its last line is alice's token. */
-async function seedDemoData(): Promise<string> {
-  await emulatorsReady();
-  phase("emulators ready");
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(new URL("./emulator/seed.ts", import.meta.url))], { cwd: ROOT, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
-  let token = "";
-  let tail = "";
-  for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on("line", (line) => {
-      if (line.startsWith("token ")) token = line.slice(6);
-      else {
-        tail = `${tail}${line}\n`.slice(-2000);
-        log.write(`[demo data] ${line}\n`);
-      }
-    });
-  }
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  if (code !== 0 || !token) {
-    console.error(`\nLoading the demo data failed:\n${tail}`);
-    process.exit(1);
-  }
-  return token;
+/** Runs scripts/emulator/seed.ts once the emulators are up; its lines go to the log. */
+function seedDemoData(): { token: Promise<string>; loaded: Promise<void> } {
+  let gotToken: (token: string) => void = () => undefined;
+  const token = new Promise<string>((resolve) => (gotToken = resolve));
+  const loaded = (async () => {
+    await emulatorsReady();
+    phase("emulators ready");
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(new URL("./emulator/seed.ts", import.meta.url))], { cwd: ROOT, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    let done = false;
+    let tail = "";
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on("line", (line) => {
+        if (line.startsWith("token ")) gotToken(line.slice(6));
+        else if (line === "done") done = true;
+        else {
+          tail = `${tail}${line}\n`.slice(-2000);
+          log.write(`[demo data] ${line}\n`);
+        }
+      });
+    }
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    if (code !== 0 || !done) {
+      console.error(`\nLoading the demo data failed:\n${tail}`);
+      process.exit(1);
+    }
+  })();
+  return { token, loaded };
 }
 
 // Keep running until Ctrl-C (or the emulators stop, which signals this process).

@@ -1,6 +1,7 @@
 // Loads the demo data into the running emulators (`npm start` runs this in a process of its own,
 // so the seeders' libraries do not stay resident): the demo accounts, then each domain's
-// scripts/demo/<domain>.ts. Prints one line per step, and last `token <alice's ID token>`.
+// scripts/demo/<domain>.ts. Prints one line per step: `token <alice's ID token>` once the accounts
+// exist, `done` when everything is in.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { initializeApp } from "firebase-admin/app";
@@ -22,6 +23,7 @@ const ctx: DemoContext = {
 
 await ensureDemoUsers(ctx.auth);
 ctx.log(`users: ${Object.values(DEMO_USERS).map((u) => `${u.email} (${u.uid})`).join(", ")}`);
+console.log(`token ${await demoIdToken(DEMO_USERS.alice)}`);
 for (const domain of DOMAINS) {
   const file = fileURLToPath(new URL(`../demo/${domain}.ts`, import.meta.url));
   if (!existsSync(file)) continue;
@@ -30,5 +32,5 @@ for (const domain of DOMAINS) {
   await seed(ctx);
   ctx.log(`${domain}: ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
-console.log(`token ${await demoIdToken(DEMO_USERS.alice)}`);
+console.log("done");
 process.exit(0);

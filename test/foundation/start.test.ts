@@ -27,7 +27,7 @@ beforeAll(async () => {
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
   await new Promise<void>((resolve, reject) => {
     const check = setInterval(() => {
-      if (output.includes("Ctrl-C stops everything")) {
+      if (output.includes("Demo data loaded")) {
         clearInterval(check);
         resolve();
       }
