@@ -67,7 +67,7 @@ test("it prints every served domain's URL, at the front, on one screen; the conf
   expect(connectGuide()).toContain(`claude mcp add --transport http mermaid ${printedUrl("mermaid")}`);
 });
 
-test("right after the URLs, 8 concurrent tools/list calls to every MCP URL all answer 200 with the domain's tools", async () => {
+test("8 concurrent tools/list calls to every printed MCP URL all answer 200 with the domain's tools", async () => {
   const token = readFileSync(join(LOCAL, "token"), "utf8").trim();
   for (const domain of ["dermal", "knowledge", "mermaid", "figma", "fotos"]) {
     const answers = await Promise.all(
