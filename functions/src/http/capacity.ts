@@ -14,8 +14,8 @@ export interface ServingProfile {
   /** vCPUs per instance (firebase-tools' default for the memory when absent). */
   cpu?: number;
   timeoutSeconds: number;
-  /** The cost and abuse bound: instances × concurrency requests at most. */
-  maxInstances: number;
+  /** The cost and abuse bound: instances × concurrency requests at most (deploy:check refuses a function without it). */
+  maxInstances?: number;
   /** Inside the instance; the queue is the rest of `concurrency`, so the platform's bound and ours agree. */
   gate: { maxInFlight: number; maxWaitMs: number; retryAfterSeconds: number };
   /** Why these sizes, in one line. */
@@ -29,7 +29,7 @@ export function serving(name: string, profile: ServingProfile): Pick<HttpsOption
   if (profile.gate.maxInFlight > profile.concurrency) throw new Error(`${name}: gate.maxInFlight exceeds the concurrency`);
   profiles.set(name, profile);
   const { concurrency, memory, cpu, timeoutSeconds, maxInstances } = profile;
-  return { concurrency, memory, timeoutSeconds, maxInstances, ...(cpu ? { cpu } : {}) };
+  return { concurrency, memory, timeoutSeconds, ...(maxInstances ? { maxInstances } : {}), ...(cpu ? { cpu } : {}) };
 }
 
 /** Every declared profile (the local front reads them from the built index). */
