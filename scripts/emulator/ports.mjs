@@ -2,7 +2,7 @@
 // MCP_PORT_OFFSET; when any of those is taken (another `npm start`, test or bench on this
 // machine), free ports the OS hands out instead, so tools run beside a running suite.
 // Writes the firebase config with those ports and prints shell assignments for ports.sh.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 
 const [source, offsetText, root] = process.argv.slice(2);
@@ -45,6 +45,16 @@ if (taken.length) {
 }
 slots.forEach(([e, k], i) => (e[k] = ports[i]));
 const tag = taken.length ? `free-${process.ppid}` : String(offset);
+// Configs of earlier suites on free ports whose script has ended.
+for (const f of readdirSync(root)) {
+  const pid = /^\.firebase\.ports-free-(\d+)\.json$/.exec(f)?.[1];
+  if (!pid) continue;
+  try {
+    process.kill(Number(pid), 0);
+  } catch {
+    rmSync(`${root}/${f}`, { force: true });
+  }
+}
 const file = `${root}/.firebase.ports-${tag}.json`;
 writeFileSync(file, JSON.stringify(config, null, 2));
 const host = (name) => `${config.emulators[name].host}:${config.emulators[name].port}`;
