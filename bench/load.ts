@@ -13,15 +13,15 @@
 //    function's own "tool call" log: the rest is queueing, HTTP and MCP), each process's RSS
 //    before, every 10 s, right after, and after 10 s idle, its CPU per answer, and how busy the
 //    machine was.
-// 2. Through the Functions emulator and the front `npm start` puts before it (what its users get):
-//    a 50-client burst, then how long until every domain serves a normal request again (target:
-//    within 30 s).
+// 2. As `npm start` serves them (what its users get): the front, bounded by each function's serving
+//    profile, before one instance per function (scripts/emulator/local.ts): a 50-client burst, then
+//    how long until every domain serves a normal request again (target: within 30 s).
 // Loopback only, every loop bounded. Nothing is asserted: the figures are the result.
 // Knobs: BENCH_LOAD_CLIENTS (50), BENCH_LOAD_SECONDS (60), BENCH_LOAD_WARMUP_SECONDS (30: the same
 // load first, printed but not counted), BENCH_LOAD_RAMP_SECONDS (5: clients join over it), BENCH_BURST_SECONDS (15),
 // BENCH_RECOVERY_LIMIT_SECONDS (120), BENCH_LOAD_SCENARIOS ("serve,emulator").
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -32,9 +32,9 @@ import { demoIdToken, ensureDemoUsers } from "../scripts/demo/auth.js";
 import { DEMO_USERS } from "../scripts/demo/users.js";
 import { seed as seedDermal } from "../scripts/demo/dermal.js";
 import { seed as seedKnowledge } from "../scripts/demo/knowledge.js";
-import { functionUrl, PROJECT } from "../test/support/emulators.js";
-import { declaredFunctions, declaredTimeouts } from "../scripts/emulator/endpoints.js";
-import { startFront } from "../scripts/emulator/front.js";
+import { PROJECT } from "../test/support/emulators.js";
+import { declaredFunctions } from "../scripts/emulator/endpoints.js";
+import { serveLocally } from "../scripts/emulator/local.js";
 
 const CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
@@ -403,16 +403,11 @@ if (SCENARIOS.includes("serve")) {
   }
 }
 
-// ---- 2. through the Functions emulator ------------------------------------------------------------
+// ---- 2. as npm start serves them ---------------------------------------------------------------
 if (SCENARIOS.includes("emulator")) {
-  console.log(`\n== 2. Through the front and the Functions emulator (npm start): ${CLIENTS}-client burst for ${BURST_SECONDS} s, then recovery`);
-  // As `npm start` serves them: through the front (Cloud Run's stand-in, scripts/emulator/front.ts).
-  const front = await startFront({
-    upstream: new URL(functionUrl("dermal")).host,
-    port: 0,
-    timeoutSeconds: await declaredTimeouts(),
-  });
-  const urls = Object.fromEntries(DOMAINS.map((d) => [d, `${front.url}${new URL(functionUrl(d)).pathname}`])) as Record<Domain, string>;
+  console.log(`\n== 2. As npm start serves them (the front, one instance per function): ${CLIENTS}-client burst for ${BURST_SECONDS} s, then recovery`);
+  const local = await serveLocally({ host: "127.0.0.1", port: 0, log: createWriteStream("/dev/null") });
+  const urls = Object.fromEntries(DOMAINS.map((d) => [d, `${local.url}/${PROJECT}/us-central1/${d}`])) as Record<Domain, string>;
   for (const d of DOMAINS) await send(urls[d], d); // warm
   console.log(`  before: ${load()}`);
   const tally = await run(urls, CLIENTS, BURST_SECONDS, 0); // a burst: every client at once
@@ -439,5 +434,6 @@ if (SCENARIOS.includes("emulator")) {
     const s = recovered[d];
     console.log(`  ${d.padEnd(10)}  ${s === undefined ? `not within ${RECOVERY_LIMIT_S} s ✗` : `${s.toFixed(1)} s ${s <= 30 ? "✓" : "✗"}`}`);
   }
+  await local.close();
 }
 process.exit(0);

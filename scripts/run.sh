@@ -3,7 +3,7 @@
 # Used by npm scripts such as `npm run kb:import` and `npm run token`. When the local emulator
 # suite is running (`npm start`) and MCP_TARGET is not "production", the script talks to it.
 source "$(dirname "$0")/toolchain.sh"
-source "$ROOT/scripts/emulator/ports.sh"
+MCP_PORT_OFFSET="${MCP_PORT_OFFSET:-0}"
 if [ "${MCP_TARGET:-}" != "production" ] && [ -z "${FIRESTORE_EMULATOR_HOST:-}" ] \
    && (exec 3<>"/dev/tcp/127.0.0.1/$((4400 + MCP_PORT_OFFSET))") 2>/dev/null; then
   export FIRESTORE_EMULATOR_HOST="127.0.0.1:$((8080 + MCP_PORT_OFFSET))"

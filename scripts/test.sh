@@ -5,9 +5,9 @@
 source "$(dirname "$0")/toolchain.sh"
 source "$ROOT/scripts/emulator/ports.sh"
 source "$ROOT/scripts/test-deps.sh"
+source "$ROOT/scripts/emulator/build.sh"
 cd "$ROOT"
-say "building functions"
-npm run --silent build
+build_functions
 # Account state (disabled, claims) is re-checked every 2 s in tests instead of 60 s, so tests of
 # revocation wait seconds, not minutes.
 export ACCOUNT_CHECK_SECONDS="${ACCOUNT_CHECK_SECONDS:-2}"

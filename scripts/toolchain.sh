@@ -63,8 +63,11 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
 fi
 export PATH="$ROOT/node_modules/.bin:$PATH"
 
-# 3. A local signing key for the oauth function (the OAUTH_SIGNING_KEY secret in production),
-# where the Functions emulator looks for secrets. Generated once per checkout, never committed.
+# 3. Local values for the functions' secrets (Secret Manager in production), where the Functions
+# emulator and `npm start` look for them, so nothing looks up Secret Manager or warns: a signing key
+# for the oauth function, generated once per checkout, and blank vision-model keys (" ": the
+# emulator takes only a non-empty value as given; the functions read a blank key as none). For
+# `npm start`, a key set in your shell wins. Never committed.
 secrets="$ROOT/functions/.secret.local"
 if [ ! -s "$secrets" ]; then
   node -e '
@@ -74,6 +77,9 @@ if [ ! -s "$secrets" ]; then
     console.log(`OAUTH_SIGNING_KEY=${JSON.stringify(JSON.stringify({ ...jwk, kid: randomUUID(), alg: "ES256", use: "sig" }))}`);
   ' > "$secrets"
 fi
+for key in ANTHROPIC_API_KEY OPENAI_API_KEY; do
+  grep -q "^$key=" "$secrets" || echo "$key=\" \"" >> "$secrets"
+done
 
 # 4. Emulator suite, offline ---------------------------------------------------------------
 source "$ROOT/scripts/emulator/offline.sh"

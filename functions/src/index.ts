@@ -3,6 +3,7 @@
 import { onRequest, type HttpsOptions } from "firebase-functions/v2/https";
 import { defineSecret } from "firebase-functions/params";
 import { onSchedule } from "firebase-functions/v2/scheduler";
+import { serving } from "./http/capacity.js";
 import { serveDomain } from "./http/endpoint.js";
 
 // The private JWK that signs access tokens (see README, "Production"); only `oauth` can read it.
@@ -14,52 +15,105 @@ const common: HttpsOptions = {
   region: "us-central1",
   invoker: "public", // MCP clients call the URL directly; each domain checks the caller itself
   cors: false, // Origin is checked in http/origin.ts
-  concurrency: 80,
-  // Cost and abuse bound: at most 10 instances × concurrency in flight per function; an open
-  // function without it scales with whatever traffic arrives. Raise it per function from load data.
-  maxInstances: 10,
 };
-// Inside an instance, http/capacity.ts bounds the work in flight to the function's concurrency and
-// sheds the rest (503 + Retry-After). CPU-bound functions take fewer requests per instance, so
-// Cloud Run adds instances instead of queueing work behind one CPU (docs/reliability.md).
+// Each function's serving profile (http/capacity.ts): Cloud Run's options, the instance's gate and
+// the local front all read it. maxInstances is the cost and abuse bound: an open function without
+// it scales with whatever traffic arrives. CPU-bound work takes fewer requests per instance, so
+// Cloud Run adds instances instead of queueing it behind one CPU (docs/reliability.md).
 
 export const dermal = onRequest(
-  // Firestore reads, I/O-bound, 80 per instance. RSS measured: 190–290 MB under the load bench's 50
-  // clients; a 353-MB plateau (heap 49 MB after GC) over 24,000 calls at 10 in flight.
-  { ...common, memory: "512MiB", timeoutSeconds: 60 },
+  {
+    ...common,
+    ...serving("dermal", {
+      concurrency: 80,
+      memory: "512MiB",
+      timeoutSeconds: 60,
+      maxInstances: 10,
+      gate: { maxInFlight: 32, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+      why: "Firestore reads with little CPU: latency is Firestore's, so many calls overlap.",
+    }),
+  },
   serveDomain("dermal", () => import("./domains/dermal/index.js")),
 );
 
 export const knowledge = onRequest(
-  // Vertex embeds in production (I/O); the local model (400–500 MB RSS under load) is CPU-bound, so
-  // fewer requests per instance than dermal: 40, and 1 GiB for the model's working memory.
-  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 120, concurrency: 40 },
+  {
+    ...common,
+    ...serving("knowledge", {
+      concurrency: 40,
+      memory: "1GiB",
+      cpu: 1,
+      timeoutSeconds: 120,
+      maxInstances: 10,
+      gate: { maxInFlight: 16, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+      why: "A query embeds on the CPU where the local model runs: past a few at once they only queue there; the model needs the memory.",
+    }),
+  },
   serveDomain("knowledge", () => import("./domains/knowledge/index.js")),
 );
 
 export const mermaid = onRequest(
-  // Rendering is CPU-bound in one worker thread per vCPU (MERMAID_WORKERS; ~370 MB RSS under
-  // load): with 16 requests per instance Cloud Run adds instances instead of queueing renders.
-  // The pool's heap caps must fit inside this 1 GiB together with the main thread.
-  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 60, concurrency: 16 },
+  {
+    ...common,
+    ...serving("mermaid", {
+      concurrency: 16,
+      memory: "1GiB",
+      cpu: 1,
+      timeoutSeconds: 60,
+      maxInstances: 10,
+      gate: { maxInFlight: 16, maxWaitMs: 0, retryAfterSeconds: 5 },
+      why: "Renders are CPU-bound in the domain's worker pool, which queues and sheds by itself: calls reach it at once, and the pool's heap caps fit in 1 GiB beside the main thread.",
+    }),
+  },
   serveDomain("mermaid", () => import("./domains/mermaid/index.js")),
 );
 
 export const figma = onRequest(
-  // Tools wait for the plugin (FIGMA_COMMAND_TIMEOUT_MS, 60 s) and plugin polls are held ~25 s.
-  { ...common, memory: "512MiB", timeoutSeconds: 120 },
+  {
+    ...common,
+    ...serving("figma", {
+      concurrency: 80,
+      memory: "512MiB",
+      timeoutSeconds: 120,
+      maxInstances: 10,
+      gate: { maxInFlight: 80, maxWaitMs: 0, retryAfterSeconds: 2 },
+      why: "Mostly idle waits (plugin polls held ~25 s, tools waiting up to FIGMA_COMMAND_TIMEOUT_MS for the plugin): a held request costs no CPU.",
+    }),
+  },
   serveDomain("figma", () => import("./domains/figma/index.js")),
 );
 
 // The OAuth 2.1 authorization server (sign-in, consent, device pairing); serves no MCP.
 export const oauth = onRequest(
-  { ...common, memory: "512MiB", timeoutSeconds: 30, secrets: [oauthSigningKey] },
+  {
+    ...common,
+    ...serving("oauth", {
+      concurrency: 80,
+      memory: "512MiB",
+      timeoutSeconds: 30,
+      maxInstances: 10,
+      gate: { maxInFlight: 32, maxWaitMs: 10_000, retryAfterSeconds: 2 },
+      why: "Sign-in pages and token endpoints: light, though each token check may read Firestore.",
+    }),
+    secrets: [oauthSigningKey],
+  },
   serveDomain("oauth", () => import("./domains/oauth/index.js")),
 );
 
 export const fotos = onRequest(
-  // A capture waits for the desktop agent (30 s + delay, at most 4 min); sharp downscales for the model.
-  { ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 300, secrets: visionLlmKeys },
+  {
+    ...common,
+    ...serving("fotos", {
+      concurrency: 80,
+      memory: "1GiB",
+      cpu: 1,
+      timeoutSeconds: 300,
+      maxInstances: 10,
+      gate: { maxInFlight: 80, maxWaitMs: 0, retryAfterSeconds: 2 },
+      why: "A capture waits for the desktop agent (at most 4 min) at no CPU; sharp and OCR need the memory.",
+    }),
+    secrets: visionLlmKeys,
+  },
   serveDomain("fotos", () => import("./domains/fotos/index.js")),
 );
 

@@ -1,12 +1,18 @@
-// What each HTTPS function declares in functions/src/index.ts (vCPUs, timeout, concurrency), read
-// from the built functions/lib, for the tools that serve the functions locally (the emulator's
-// front, the load benchmark) the way Cloud Run would.
+// What each HTTPS function declares in functions/src/index.ts (its onRequest options and serving
+// profile), read from the built functions/lib, for the tools that serve the functions locally (the
+// front, the benches) the way Cloud Run would.
+import type { ServingProfile } from "../../functions/src/http/capacity.js";
+
 export interface Declared {
   cpu?: number;
   timeoutSeconds?: number;
   availableMemoryMb?: number;
   concurrency?: number;
+  /** The serving profile declared beside its onRequest. */
+  profile?: ServingProfile;
 }
+
+const LIB = new URL("../../functions/lib/", import.meta.url);
 
 /** Each HTTPS function's timeoutSeconds (60 when it declares none, as firebase-functions does). */
 export async function declaredTimeouts(): Promise<Record<string, number>> {
@@ -14,10 +20,13 @@ export async function declaredTimeouts(): Promise<Record<string, number>> {
 }
 
 export async function declaredFunctions(): Promise<Record<string, Declared>> {
-  const built = (await import(new URL("../../functions/lib/index.js", import.meta.url).href)) as Record<string, { __endpoint?: Declared & { httpsTrigger?: unknown } }>;
+  const built = (await import(new URL("index.js", LIB).href)) as Record<string, { __endpoint?: Declared & { httpsTrigger?: unknown } }>;
+  // The same module instance index.js registered its profiles in.
+  const { servingProfiles } = (await import(new URL("http/capacity.js", LIB).href)) as { servingProfiles(): Record<string, ServingProfile> };
+  const profiles = servingProfiles();
   return Object.fromEntries(
     Object.entries(built)
       .filter(([, f]) => f?.__endpoint?.httpsTrigger)
-      .map(([name, f]) => [name, f.__endpoint!]),
+      .map(([name, f]) => [name, { ...f.__endpoint!, profile: profiles[name] }]),
   );
 }

@@ -1,31 +1,19 @@
-# Sourced after toolchain.sh. MCP_PORT_OFFSET=N (default 0) shifts every emulator port by N, so
-# several emulator suites can run side by side on one machine (e.g. two checkouts testing at once).
-# Use 10, 20, … 90 (not 60: the front would land on 5061, a port fetch() refuses): the default
-# ports differ by other than a multiple of 10 below 100 (5001/5002 by 1, the rest by 49 to 400),
-# so those offsets never collide.
-# Sets FIREBASE_CONFIG_ARGS for the firebase CLI, FUNCTIONS_EMULATOR_HOST (the Functions emulator,
-# 5002: tests and tools call it directly) and MCP_FRONT_HOST (5001: where `npm start` serves the
-# functions, through scripts/emulator/front.ts, Cloud Run's stand-in; the URLs users paste).
+# Sourced after toolchain.sh. Chooses one emulator suite's ports (scripts/emulator/ports.mjs):
+# firebase.json's shifted by MCP_PORT_OFFSET=N (default 0; use 10, 20, … 90, not 60: the front would
+# land on 5061, a port fetch() refuses; the default ports differ by other than a multiple of 10
+# below 100, so those offsets never collide), or, when any of those is taken by another suite on
+# this machine, free ports the OS hands out: `npm test`, `npm run bench` and `npm run deploy:check`
+# run beside a running `npm start`.
+# Sets FIREBASE_CONFIG_ARGS for the firebase CLI, FUNCTIONS_EMULATOR_HOST (the Functions emulator
+# `npm test` and the benches call), MCP_FRONT_HOST (where `npm start` serves the functions: the
+# URLs users paste) and SUITE_*_HOST (each emulator, for scripts that start the suite themselves).
 MCP_PORT_OFFSET="${MCP_PORT_OFFSET:-0}"
-FIREBASE_CONFIG_ARGS=()
-if [ "$MCP_PORT_OFFSET" != "0" ]; then
-  shifted="$ROOT/.firebase.ports-$MCP_PORT_OFFSET.json"
-  node -e '
-    const fs = require("fs"); const [src, dst, off] = process.argv.slice(1);
-    const c = JSON.parse(fs.readFileSync(src, "utf8"));
-    for (const e of Object.values(c.emulators)) {
-      if (e && typeof e === "object" && "port" in e) e.port += Number(off);
-      if (e && typeof e === "object" && "websocketPort" in e) e.websocketPort += Number(off);
-    }
-    fs.writeFileSync(dst, JSON.stringify(c, null, 2));
-  ' "$ROOT/firebase.json" "$shifted" "$MCP_PORT_OFFSET"
-  FIREBASE_CONFIG_ARGS=(--config "$shifted")
-fi
-export FUNCTIONS_EMULATOR_HOST="127.0.0.1:$((5002 + MCP_PORT_OFFSET))"
-export MCP_FRONT_HOST="127.0.0.1:$((5001 + MCP_PORT_OFFSET))"
-# The Storage emulator keeps its blobs under $TMPDIR/firebase: suites side by side each get their
-# own, or one suite's shutdown deletes another's files.
-if [ "$MCP_PORT_OFFSET" != "0" ]; then
-  export TMPDIR="${TMPDIR:-/tmp}/mcp-suite-$MCP_PORT_OFFSET"
+eval "$(node "$ROOT/scripts/emulator/ports.mjs" "$ROOT/firebase.json" "$MCP_PORT_OFFSET" "$ROOT")"
+FIREBASE_CONFIG_ARGS=(--config "$SUITE_CONFIG")
+export FUNCTIONS_EMULATOR_HOST MCP_FRONT_HOST
+# The Storage emulator keeps its blobs under $TMPDIR/firebase, and the hub its locator file: suites
+# side by side each get their own, or one suite's shutdown deletes another's files.
+if [ "$SUITE_TAG" != "0" ]; then
+  export TMPDIR="${TMPDIR:-/tmp}/mcp-suite-$SUITE_TAG"
   mkdir -p "$TMPDIR"
 fi

@@ -153,7 +153,7 @@ export class CategorySearch {
       "✗ [secrets] functions/src/domains/mermaid/llm-key.ts:1 reads secret MERMAID_LLM_API_KEY, but function mermaid does not bind it: add it to mermaid's `secrets` in functions/src/index.ts (unbound, it is empty in production)",
     );
 
-    edit(root, "functions/src/index.ts", (t) => t.replace(`{ ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 60, concurrency: 16 }`, `{ ...common, memory: "1GiB", cpu: 1, timeoutSeconds: 60, concurrency: 16, secrets: [MERMAID_LLM_API_KEY] }`));
+    edit(root, "functions/src/index.ts", (t) => t.replace(`  },\n  serveDomain("mermaid"`, `    secrets: [MERMAID_LLM_API_KEY],\n  },\n  serveDomain("mermaid"`));
     edit(root, "docs/deploy.md", (t) => `${t}\nMERMAID_LLM_API_KEY: firebase functions:secrets:set MERMAID_LLM_API_KEY\n`);
     run = deployCheck(root, "--only", "secrets", "--no-install");
     expect(run.problems).toEqual([]);

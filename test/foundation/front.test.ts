@@ -1,7 +1,7 @@
 // The front `npm start` serves the functions through (scripts/emulator/front.ts), against a stand-in
-// for the Functions emulator that holds each request until the test lets it go: what is tested is
-// the front's bound, wait, busy answer and timeout, and that it passes everything else through.
-// (start.test.ts connects real MCP clients through it to the real emulator.)
+// for a function's instance that holds each request until the test lets it go: what is tested is
+// the front's routing, bound, wait, busy answer, timeout and cancellation, and that it passes
+// everything else through. (start.test.ts connects real MCP clients through it to the real instances.)
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, test } from "vitest";
@@ -37,10 +37,10 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function setup(bound: { maxInFlight: number; maxWaitMs: number; maxQueued?: number }, timeoutSeconds = 60, lingerSeconds = 60) {
+async function setup(bound: { maxInFlight: number; maxWaitMs: number; maxQueued?: number }, timeoutSeconds = 60) {
   const upstream = await holdingUpstream();
   cleanup.push(() => new Promise<void>((r) => (upstream.server.closeAllConnections(), upstream.server.close(() => r()))));
-  const front: Front = await startFront({ upstream: upstream.host, port: 0, bounds: { dermal: { maxQueued: 100, ...bound, retryAfterSeconds: 3 } }, timeoutSeconds: { dermal: timeoutSeconds }, lingerSeconds });
+  const front: Front = await startFront({ upstreams: { dermal: upstream.host }, port: 0, bounds: { dermal: { maxQueued: 100, ...bound, retryAfterSeconds: 3 } }, timeoutSeconds: { dermal: timeoutSeconds } });
   cleanup.push(() => front.close());
   const url = `${front.url}/demo-mcp-suite/us-central1/dermal`;
   return { upstream, front, url };
@@ -53,13 +53,14 @@ async function until(check: () => boolean, what: string): Promise<void> {
   for (const end = Date.now() + 20_000; !check(); await new Promise((r) => setTimeout(r, 10))) if (Date.now() > end) throw new Error(`gave up waiting for: ${what}`);
 }
 
-test("requests pass through unchanged: method, path, query, headers, Host, body, status and answer", async () => {
+test("requests pass through unchanged to the function's instance: method, path under the function, query, headers, Host, body, status and answer", async () => {
   const { upstream, front, url } = await setup({ maxInFlight: 2, maxWaitMs: 1_000 });
   const answer = post(`${url}/some/route?x=1`, '{"jsonrpc":"2.0","id":1,"method":"ping"}');
   await upstream.arrived(1);
   const { req, res, body } = upstream.held[0]!;
   expect(req.method).toBe("POST");
-  expect(req.url).toBe("/demo-mcp-suite/us-central1/dermal/some/route?x=1");
+  // The path the function sees on Cloud Run: under its own URL.
+  expect(req.url).toBe("/some/route?x=1");
   expect(req.headers["x-test"]).toBe("kept");
   // The functions build their own URLs (OAuth metadata, the figma plugin's) from the Host header.
   expect(req.headers.host).toBe(new URL(front.url).host);
@@ -74,7 +75,7 @@ test("requests pass through unchanged: method, path, query, headers, Host, body,
   expect(await got.text()).toBe('{"ok":true}');
 });
 
-test("past the bound a request waits for a slot; past its wait it is answered busy with Retry-After, and the emulator never sees more than the bound", async () => {
+test("past the bound a request waits for a slot; past its wait it is answered busy with Retry-After (the instance's own busy answer), and the instance never sees more than the bound", async () => {
   const { upstream, front, url } = await setup({ maxInFlight: 2, maxWaitMs: 300 });
   const first = [post(url, "1"), post(url, "2")];
   await upstream.arrived(2);
@@ -113,29 +114,18 @@ test("a waiting request gets the slot as soon as one frees, in arrival order", a
   expect(await Promise.all([a, b, c].map(async (r) => (await r).text()))).toEqual(["A", "B", "C"]);
 });
 
-test("a function that does not answer within its timeout gets a 504 sentence; its slot frees when the emulator's worker is done", async () => {
+test("a function that does not answer within its timeout gets a 504 sentence; its request is closed and its slot free again", async () => {
   const { upstream, front, url } = await setup({ maxInFlight: 1, maxWaitMs: 60_000 }, 1);
   const res = await post(url, "slow");
   expect(res.status).toBe(504);
-  expect((await res.json()) as unknown).toMatchObject({ error: { message: expect.stringMatching(/^The dermal function did not answer within 1 s \(on the emulator: it may not have been able to start\)\. Retry; the emulator's log says more\.$/) } });
-  // The emulator's worker is still on it (it is not told): the slot is not handed out yet.
-  expect(front.inFlight("dermal")).toBe(1);
-  upstream.held[0]!.res.end("too late");
-  await until(() => front.inFlight("dermal") === 0, "the slot freed by the late answer");
+  expect((await res.json()) as unknown).toMatchObject({ error: { code: -32603, message: "The dermal function did not answer within 1 s. Retry; its log (npm start: .local/functions.log) says more." } });
+  // The function's request is closed (its handler sees the client gone) and the slot is free.
+  await until(() => upstream.held[0]!.res.destroyed || upstream.held[0]!.req.destroyed, "the function's request closed");
+  expect(front.inFlight("dermal")).toBe(0);
   const next = post(url, "next");
   await upstream.arrived(2);
   upstream.held[1]!.res.end("ok");
   expect(await (await next).text()).toBe("ok");
-});
-
-test("a worker that never answers after a 504 gives its slot back after the linger", async () => {
-  const { upstream, front, url } = await setup({ maxInFlight: 1, maxWaitMs: 60_000 }, 1, 1);
-  expect((await post(url, "never")).status).toBe(504);
-  await until(() => front.inFlight("dermal") === 0, "the slot back after the linger");
-  const next = post(url, "next");
-  await upstream.arrived(2);
-  upstream.held[1]!.res.end("ok");
-  expect((await next).status).toBe(200);
 });
 
 test("past the queue bound a request is answered busy at once, without waiting", async () => {
@@ -163,7 +153,7 @@ test("health checks never wait behind the bound", async () => {
   await upstream.arrived(1);
   const health = fetch(`${url}/healthz`);
   await upstream.arrived(2);
-  expect(upstream.held[1]!.req.url).toBe("/demo-mcp-suite/us-central1/dermal/healthz");
+  expect(upstream.held[1]!.req.url).toBe("/healthz");
   upstream.held[1]!.res.end("ok");
   expect((await health).status).toBe(200);
   upstream.held[0]!.res.end("done");
@@ -197,27 +187,39 @@ test("a client that leaves in the middle of its upload frees its slot at once", 
   await until(() => front.inFlight("dermal") === 1, "the upload admitted");
   r.destroy();
   await until(() => front.inFlight("dermal") === 0, "the slot freed");
-  expect(upstream.held).toHaveLength(0); // the emulator never got a whole request to work on
+  expect(upstream.held).toHaveLength(0); // the instance never got a whole request to work on
 });
 
-test("a client that leaves does not free the slot before the emulator's worker is done (it keeps running there)", async () => {
+test("a client that leaves is passed on: the function's request is closed (its handler is cancelled) and the slot is free at once", async () => {
   const { upstream, front, url } = await setup({ maxInFlight: 1, maxWaitMs: 60_000 });
   const leaving = new AbortController();
   const gone = post(url, "x", leaving.signal).catch(() => undefined);
   await upstream.arrived(1);
+  const closed = new Promise<void>((r) => upstream.held[0]!.res.once("close", () => r()));
   leaving.abort();
   await gone;
-  expect(front.inFlight("dermal")).toBe(1);
-  upstream.held[0]!.res.end("late");
-  await new Promise<void>((r) => upstream.held[0]!.res.on("finish", () => r()));
-  for (const end = Date.now() + 20_000; front.inFlight("dermal") && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
-  expect(front.inFlight("dermal")).toBe(0);
+  await closed;
+  await until(() => front.inFlight("dermal") === 0, "the slot freed");
+  const next = post(url, "next");
+  await upstream.arrived(2);
+  upstream.held[1]!.res.end("ok");
+  expect((await next).status).toBe(200);
 });
 
-test("the emulator gone: 502 with what to do, no stack", async () => {
+test("a path that names no served function gets a 404 sentence listing the functions", async () => {
+  const { front, upstream } = await setup({ maxInFlight: 1, maxWaitMs: 1_000 });
+  for (const path of ["/demo-mcp-suite/us-central1/nosuch", "/demo-mcp-suite/us-central1/__proto__", "/favicon.ico"]) {
+    const res = await fetch(`${front.url}${path}`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(`No function at ${path}: this server has dermal, at /<project>/us-central1/<function>.`);
+  }
+  expect(upstream.held).toHaveLength(0);
+});
+
+test("the instance gone: 502 with what to do, no stack", async () => {
   const { upstream, url } = await setup({ maxInFlight: 1, maxWaitMs: 1_000 });
   await new Promise<void>((r) => upstream.server.close(() => r()));
   const res = await post(url, "x");
   expect(res.status).toBe(502);
-  expect(((await res.json()) as { error: { message: string } }).error.message).toBe("Could not reach the Functions emulator for dermal; is it still running? Retry in a few seconds.");
+  expect(((await res.json()) as { error: { message: string } }).error.message).toBe("Could not reach the dermal function's local instance; is npm start still running? Retry in a few seconds.");
 });

@@ -1,7 +1,11 @@
-// What `npm start` does once the emulators are up (scripts/dev-session.ts): serves the functions
-// through the front (scripts/emulator/front.ts), loads the demo data and prints each domain's URL,
-// a token and client configs that work as printed: the clients below go through the front.
+// What `npm start` does once the emulators are up (scripts/dev-session.ts): serves each function
+// from one process behind the front (scripts/emulator/local.ts), loads the demo data, prints each
+// domain's URL on one screen and writes a token and client configs that work as written: the
+// clients below go through the front. (beside.test.ts runs the whole of `npm start`.)
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
@@ -15,14 +19,15 @@ const clients: Client[] = [];
 let child: ChildProcess;
 const FRONT = process.env.MCP_FRONT_HOST ?? "127.0.0.1:5001";
 const printedUrl = (domain: string) => functionUrl(domain).replace(/^http:\/\/[^/]+/, `http://${FRONT}`);
+const LOCAL = mkdtempSync(join(tmpdir(), "npm-start-"));
 
 beforeAll(async () => {
-  child = spawn("tsx", ["scripts/dev-session.ts"], { cwd: ROOT, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+  child = spawn("tsx", ["scripts/dev-session.ts"], { cwd: ROOT, env: { ...process.env, MCP_LOCAL_DIR: LOCAL }, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
   await new Promise<void>((resolve, reject) => {
     const check = setInterval(() => {
-      if (output.includes("Ready.")) {
+      if (output.includes("Demo data loaded")) {
         clearInterval(check);
         resolve();
       }
@@ -47,16 +52,40 @@ async function stop(): Promise<void> {
 
 const ansi = /\x1b\[[0-9;]*m/g;
 
-test("it prints every served domain's URL, at the front", () => {
+const connectGuide = () => readFileSync(join(LOCAL, "connect.md"), "utf8");
+
+test("it prints every served domain's URL, at the front, on one screen; the configs are in the file it names", () => {
   const text = output.replace(ansi, "");
-  for (const domain of ["dermal", "knowledge", "mermaid"]) expect(text).toContain(printedUrl(domain));
+  for (const domain of ["dermal", "knowledge", "mermaid", "figma", "fotos"]) expect(text).toContain(printedUrl(domain));
   expect(text).not.toContain(functionUrl("dermal"));
-  expect(text).toContain(`claude mcp add --transport http mermaid ${printedUrl("mermaid")}`);
+  expect(text.trim().split("\n").length).toBeLessThanOrEqual(24);
+  expect(text).toContain(join(LOCAL, "connect.md"));
+  expect(text).toContain("alice@example.com");
+  // The token is in a file, not on the screen; the functions' and demo data's lines are in the log.
+  expect(text).not.toMatch(/eyJ[\w-]{20,}\./);
+  expect(text).not.toMatch(/"severity"|demo data\]/);
+  expect(connectGuide()).toContain(`claude mcp add --transport http mermaid ${printedUrl("mermaid")}`);
 });
 
-test("the printed Cursor config and token connect as alice, who has demo data in every domain", async () => {
-  const text = output.replace(ansi, "");
-  const json = /Cursor[^\n]*\n(\s*\{[\s\S]*?\n  \})\n/.exec(text)?.[1];
+test("8 concurrent tools/list calls to every printed MCP URL all answer 200 with the domain's tools", async () => {
+  const token = readFileSync(join(LOCAL, "token"), "utf8").trim();
+  for (const domain of ["dermal", "knowledge", "mermaid", "figma", "fotos"]) {
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        fetch(printedUrl(domain), {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` },
+          body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/list" }),
+        }).then(async (r) => ({ status: r.status, text: await r.text() })),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    for (const a of answers) expect(a.text).toMatch(/"tools":\s*\[\s*\{/);
+  }
+});
+
+test("the written Cursor config and token connect as alice, who has demo data in every domain", async () => {
+  const json = /## Cursor[^\n]*\n```json\n([\s\S]*?)\n```/.exec(connectGuide())?.[1];
   const config = JSON.parse(json!) as { mcpServers: Record<string, { url: string; headers?: { Authorization: string } }> };
   const dermal = config.mcpServers.dermal!;
   const token = dermal.headers!.Authorization.replace(/^Bearer /, "");

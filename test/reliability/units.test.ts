@@ -7,10 +7,6 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { parseDateArg, parseWallClockUtc } from "../../functions/src/mcp/dates.js";
 import { malformedString, usableDocumentId } from "../../functions/src/mcp/validation.js";
 import { Gate, nestsDeeperThan } from "../../functions/src/http/guards.js";
-import { MachineGate } from "../../functions/src/http/machine-gate.js";
-import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 
 describe("calendar dates are refused, never rolled over", () => {
   test.each([
@@ -133,40 +129,5 @@ describe("the load-shedding gate", () => {
     controller.abort();
     expect((await waiting).admitted).toBe(false);
     expect(gate.load.queued).toBe(0);
-  });
-});
-
-describe("the emulator's gate holds across processes", () => {
-  const options = { maxInFlight: 2, maxQueued: 0, maxWaitMs: 0, retryAfterSeconds: 2 };
-
-  test("at most maxInFlight slots machine-wide; a released slot is free again", async () => {
-    const scope = randomUUID();
-    const a = new MachineGate(options, scope);
-    const b = new MachineGate(options, scope); // another worker process of the same suite
-    const first = a.tryEnter();
-    const second = b.tryEnter();
-    expect(first && second).toBeTruthy();
-    expect(a.tryEnter()).toBeUndefined();
-    expect(await b.enter()).toEqual({ admitted: false, reason: "waited too long" });
-    expect(new MachineGate(options, randomUUID()).tryEnter()).toBeTruthy(); // another suite: its own slots
-    first!();
-    const third = b.tryEnter();
-    expect(third).toBeTruthy();
-    second!();
-    third!();
-  });
-
-  test("a slot held by a process that has exited is reclaimed", () => {
-    const scope = randomUUID();
-    const gate = new MachineGate({ ...options, maxInFlight: 1 }, scope);
-    gate.tryEnter()!();
-    // A slot file naming a process that no longer exists.
-    const dead = Number(execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }));
-    const slotDir = (gate as unknown as { dir: string }).dir;
-    mkdirSync(slotDir, { recursive: true });
-    writeFileSync(join(slotDir, "slot-0"), String(dead));
-    const reclaimed = gate.tryEnter();
-    expect(reclaimed).toBeTruthy();
-    reclaimed!();
   });
 });
