@@ -20,7 +20,7 @@ export const MAX_DELAY_MS = 240_000;
  * JSON-quoted (nothing can close the quotes) with anything but letters, digits, spaces and . _ ( ) -
  * dropped, also for names stored before pairing enforced that set.
  */
-export const quoted = (name: string): string => JSON.stringify(name.replace(/[^\p{L}\p{N} ._()-]/gu, "").slice(0, 40));
+export const quoted = (name: string): string => JSON.stringify(name.replace(/[^\p{L}\p{N} ._()'’-]/gu, "").slice(0, 40));
 
 export interface CaptureArgs {
   mode?: CaptureMode;

@@ -6,7 +6,7 @@ export const NAME_MAX = 40;
 export function safeDeviceName(raw: string | undefined, fallback: string): string {
   const kept = (raw ?? "")
     .normalize("NFKC")
-    .replace(/[^\p{L}\p{N} ._()-]/gu, " ")
+    .replace(/[^\p{L}\p{N} ._()'’-]/gu, " ")
     .replace(/\s+/g, " ")
     .trim()
     .slice(0, NAME_MAX)

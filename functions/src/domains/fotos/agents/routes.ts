@@ -13,6 +13,7 @@ import { route, type HttpRoute } from "../../../http/route.js";
 import { conflict, forbidden, ToolError, unauthenticated } from "../../../core/errors.js";
 import { parseInput } from "../../../mcp/validation.js";
 import { firestore } from "../../../platform/firebase.js";
+import { quoted } from "../capture.js";
 import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
 import { failIfOpen, markActive, recordHeartbeat, recordOffline, requests, toRequest, type AgentReport } from "./registry.js";
 
@@ -73,7 +74,7 @@ export const agentRoutes: HttpRoute[] = [
       await Promise.all(
         stale.docs
           .filter((d) => d.get("claimedBy") !== r.sessionId)
-          .map((d) => failIfOpen(d.id, `The Fotos agent on "${agent.name}" restarted during the capture, so no screenshot was taken. Try again`)),
+          .map((d) => failIfOpen(d.id, `The Fotos agent on ${quoted(agent.name)} restarted during the capture, so no screenshot was taken. Try again`)),
       );
       return ok({ ok: true, deviceId: agent.id, owner: agent.owner, name: agent.name });
     },
