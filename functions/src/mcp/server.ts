@@ -30,10 +30,13 @@ export function buildServer(domain: DomainDefinition, scope: RequestScope): McpS
     { name: domain.serverName ?? `${domain.name}-mcp`, title: domain.title, version: PACKAGE_VERSION, description: domain.description },
     {
       instructions: domain.instructions,
+      // The lists never change while a server runs, and a per-request server could not deliver a
+      // change anyway: with no listChanged to honour, a client's subscriptions/listen is answered
+      // and closed at once instead of holding a request slot (and an instance) open.
       capabilities: {
-        tools: {},
-        ...(domain.resources?.length ? { resources: {}, completions: {} } : {}),
-        ...(domain.prompts?.length ? { prompts: {}, completions: {} } : {}),
+        tools: { listChanged: false },
+        ...(domain.resources?.length ? { resources: { listChanged: false }, completions: {} } : {}),
+        ...(domain.prompts?.length ? { prompts: { listChanged: false }, completions: {} } : {}),
       },
     },
   );
