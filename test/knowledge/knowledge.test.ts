@@ -77,7 +77,7 @@ describe("import", () => {
     expect(snap.size).toBe(3);
     const d = snap.docs[0]!.data();
     expect(Object.keys(d).sort()).toEqual(
-      ["author", "category", "chunk_index", "content", "created_at", "embedding", "embedding_model", "owner_uid", "parent_doc_id", "source", "tags", "title", "total_chunks", "updated_at"].sort(),
+      ["author", "category", "chunk_index", "content", "created_at", "embedding", "embedding_model", "owner_uid", "parent_doc_id", "source", "tags", "term_count", "term_weights", "terms", "title", "total_chunks", "updated_at"].sort(),
     );
     expect(d.embedding.toArray()).toHaveLength(768);
     expect(d.embedding_model).toBe(embedder.model);
@@ -130,7 +130,7 @@ describe("search_semantic", () => {
   });
 
   test("returns ranked results (rank, chunk_id, metadata, snippet, content) with similarities, best first", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "gardening and soil health", limit: 5 }));
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "gardening and soil health", limit: 5, mode: "semantic" }));
     expect(out.query).toBe("gardening and soil health");
     expect(out.result_count).toBe(5);
     expect(out.results.map((r) => r.rank)).toEqual([1, 2, 3, 4, 5]);
@@ -175,10 +175,10 @@ describe("search_semantic", () => {
   });
 
   test("tags filter (any of) is a pre-filter, merged across tags by similarity", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 2, tags: ["soil", "biodiversity"] }));
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 2, tags: ["soil", "biodiversity"], mode: "semantic" }));
     expect(out.result_count).toBe(2); // of 3: two "soil" highlights + one "biodiversity"
     expect(out.results.every((r) => r.tags.includes("soil") || r.tags.includes("biodiversity"))).toBe(true);
-    const all = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 10, tags: ["soil", "biodiversity"] }));
+    const all = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 10, tags: ["soil", "biodiversity"], mode: "semantic" }));
     expect(all.result_count).toBe(3);
     expect(new Set(all.results.map((r) => r.chunk_id)).size).toBe(3);
     const sims = all.results.map((r) => r.similarity);
@@ -195,7 +195,7 @@ describe("search_semantic", () => {
   });
 
   test("minimum similarity drops weaker hits", async () => {
-    const all = data<SearchOut>(await callTool(client, "search_semantic", { query: "how do equities react to tighter monetary policy", limit: 20 }));
+    const all = data<SearchOut>(await callTool(client, "search_semantic", { query: "how do equities react to tighter monetary policy", limit: 20, mode: "semantic" }));
     const threshold = (all.results[0]!.similarity + all.results[1]!.similarity) / 2;
     const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "how do equities react to tighter monetary policy", limit: 20, min_similarity: threshold }));
     expect(out.result_count).toBe(1);
@@ -553,7 +553,7 @@ describe("limits and model mismatch", () => {
     // Written without a stats summary: search_semantic still runs the vector query (the summary
     // only explains an empty answer), so the chunk is found.
     expect((await adminDb().collection("kb_stats").doc(dave.uid).get()).exists).toBe(false);
-    const semantic = data<SearchOut>(await callTool(c, "search_semantic", { query: "word", limit: 3 }));
+    const semantic = data<SearchOut>(await callTool(c, "search_semantic", { query: "word", limit: 3, mode: "semantic" }));
     expect(semantic.results.map((r) => r.chunk_id)).toEqual([`dhuge${dave.uid}-0000`]);
     expect(semantic.note).toBeUndefined();
     const text = ((await c.readResource({ uri: `kxhub://chunk/dhuge${dave.uid}-0000` })).contents[0] as { text: string }).text;

@@ -1,6 +1,7 @@
 // Query embeddings for the knowledge tools: the process's embedder (platform/embeddings.ts), with
 // provider failures turned into sentences the caller can act on.
 import { embedder, EmbeddingError, type Embedder } from "../../platform/embeddings.js";
+import { LOCAL_MODEL } from "../../platform/embeddings-local.js";
 import type { RequestContext } from "../../mcp/define.js";
 import { conflict, invalidInput, ToolError, unavailable } from "../../mcp/errors.js";
 
@@ -69,4 +70,19 @@ export function modelMismatch(stored: string[], current: string, uid: string): T
   return conflict(
     `Your knowledge base was embedded with ${stored.join(", ")}, but this server embeds queries with ${current}; vectors from different models cannot be compared. Re-import your files to re-embed them (npm run kb:import -- --user ${uid} <files or folders…>)`,
   );
+}
+
+/**
+ * Below this best similarity, and with none of its words in any chunk, a query matched nothing:
+ * hybrid search answers "no match" instead of the nearest noise. Per model, since each spreads
+ * its similarities differently: USE-lite puts unrelated texts at ~0.0–0.3 (measured on
+ * bench/knowledge-hybrid.ts' set); gemini-embedding-001 puts them higher, so other models use
+ * the stricter default. KNOWLEDGE_WEAK_SIMILARITY overrides both.
+ */
+const WEAK_SIMILARITY: Record<string, number> = { [LOCAL_MODEL]: 0.35 };
+const WEAK_SIMILARITY_DEFAULT = 0.6;
+export function weakSimilarity(model: string): number {
+  const override = Number(process.env.KNOWLEDGE_WEAK_SIMILARITY);
+  if (process.env.KNOWLEDGE_WEAK_SIMILARITY && Number.isFinite(override)) return override;
+  return WEAK_SIMILARITY[model] ?? WEAK_SIMILARITY_DEFAULT;
 }

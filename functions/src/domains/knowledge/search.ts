@@ -1,0 +1,241 @@
+// Hybrid search: the chunks nearest in meaning (Firestore findNearest) and the chunks that contain
+// the query's words (the lexical index each chunk carries, lexical.ts), fused into one ranking.
+// Every candidate of either side is scored by both: the vector query returns each hit's weights of
+// the query's terms, and a lexical hit's vector is read to compute its similarity. The fusion is a
+// weighted sum of both scores, each scaled to 0–1 over the candidates (relative score fusion).
+import type { RequestContext } from "../../mcp/define.js";
+import { invalidInput } from "../../mcp/errors.js";
+import type { Embedder } from "../../platform/embeddings.js";
+import { embedQuery, weakSimilarity } from "./embedding.js";
+import { containsPhrase, parseQuery, type ParsedQuery } from "./lexical.js";
+import type { Chunk, Filters, KnowledgeStore, TermHit } from "./store.js";
+
+export const SEARCH_MODES = ["hybrid", "semantic", "lexical"] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+/** Chunks read per query word (those containing it; the count() gives its rarity beyond them). */
+export const WORD_HITS_CAP = 100;
+/** Candidates each side brings to the fusion (at least the requested limit). */
+export const FUSION_DEPTH = 30;
+/** Weight of the semantic score in the fused score (the lexical one weighs 1 − this). */
+export const SEMANTIC_WEIGHT = 0.5;
+// BM25 (k1, b): saturation of repeated words and how much length dampens them.
+const K1 = 1.2;
+const B = 0.75;
+
+/** Why a chunk is in the results. */
+export interface Match {
+  /** Query words and "quoted phrases" the chunk contains (title, author, tags or text), as the query wrote them. */
+  terms: string[];
+  similarity?: number;
+  semantic_rank?: number;
+  lexical_rank?: number;
+  lexical_score?: number;
+  fused_rank?: number;
+  fused_score?: number;
+}
+
+export interface SearchHit {
+  chunk: Chunk;
+  similarity?: number;
+  match: Match;
+}
+
+export interface SearchOutcome {
+  hits: SearchHit[];
+  /** Nothing contains a query word and nothing is close in meaning: the hits would be noise, so there are none. */
+  noMatch: boolean;
+  /** Query words no chunk (under the filters) contains. */
+  absent: string[];
+  /** Best similarity seen (semantic side), to explain a no-match. */
+  bestSimilarity?: number;
+  /** Query words beyond the lexical limit. */
+  dropped: string[];
+}
+
+export interface SearchRequest {
+  query: string;
+  limit: number;
+  mode: SearchMode;
+  filters: Filters;
+  minSimilarity?: number | undefined;
+}
+
+interface Candidate {
+  id: string;
+  chunk?: Chunk;
+  vector?: number[];
+  similarity?: number;
+  termWeights: Record<string, number>;
+  termCount: number;
+  tags: string[];
+  lexical: number;
+  semanticRank?: number;
+  lexicalRank?: number;
+}
+
+/** `chunkTotal`: the caller's chunk count (the summary's), for the rarity of words. */
+export async function search(store: KnowledgeStore, req: SearchRequest, ctx: RequestContext, chunkTotal: Promise<number>, embedder?: Embedder): Promise<SearchOutcome> {
+  if (req.mode === "lexical" && req.minSimilarity !== undefined) throw invalidInput("min_similarity needs the semantic ranking: use mode hybrid or semantic");
+  const parsed = parseQuery(req.query);
+  const terms = [...new Set(parsed.words.flatMap((w) => w.variants))];
+  const depth = Math.max(req.limit, FUSION_DEPTH);
+  const semanticDepth = req.mode === "semantic" ? req.limit : depth;
+
+  const semantic =
+    req.mode === "lexical"
+      ? Promise.resolve(undefined)
+      : embedQuery(req.query, ctx, embedder).then(async ({ vector, model }) => ({
+          vector,
+          model,
+          hits: await store.nearest(vector, model, semanticDepth, req.filters, req.minSimilarity, terms),
+        }));
+  const lexical = req.mode === "semantic" || !terms.length ? Promise.resolve(undefined) : store.termHits(parsed.words.map((w) => w.variants), terms, req.filters, WORD_HITS_CAP);
+  semantic.catch(() => undefined);
+  const [sem, lex, n] = await Promise.all([semantic, lexical, chunkTotal]);
+
+  const counts = lex?.map((w) => w.count) ?? [];
+  const absent = lex ? parsed.words.filter((_, i) => counts[i] === 0).map((w) => w.text) : [];
+  const candidates = new Map<string, Candidate>();
+  for (const [i, h] of (sem?.hits ?? []).entries()) {
+    candidates.set(h.chunk_id, { id: h.chunk_id, chunk: h, similarity: h.similarity, termWeights: h.termWeights ?? {}, termCount: h.termCount ?? 0, tags: h.tags, lexical: 0, semanticRank: i + 1 });
+  }
+  const wanted = new Set(req.filters.tags ?? []);
+  for (const word of lex ?? []) {
+    for (const h of word.hits) {
+      if (wanted.size && !h.tags.some((t) => wanted.has(t))) continue;
+      if (!candidates.has(h.id)) candidates.set(h.id, fromTermHit(h));
+    }
+  }
+
+  // Lexical scores (BM25 over the field-weighted counts), for every candidate of either side.
+  const total = Math.max(1, n, ...counts);
+  const idf = parsed.words.map((_, i) => {
+    const df = counts[i] ?? 0;
+    return Math.log(1 + (Math.max(total, df) - df + 0.5) / (df + 0.5));
+  });
+  const all = [...candidates.values()];
+  const avgLength = all.reduce((n, c) => n + c.termCount, 0) / Math.max(1, all.length) || 1;
+  for (const c of all) c.lexical = lex ? bm25(c, parsed, idf, avgLength) : 0;
+
+  // Quoted phrases must appear as written: candidates with all their words are read and checked.
+  let lexicalList = all.filter((c) => c.lexical > 0).sort(byScore((c) => c.lexical));
+  if (parsed.phrases.length) {
+    const unread = lexicalList.slice(0, depth * 2).filter((c) => !c.chunk);
+    await readChunks(store, unread, sem?.model !== undefined);
+    lexicalList = lexicalList.filter((c) => c.chunk && parsed.phrases.every((p) => containsPhrase(searchable(c.chunk!), p)));
+    const keep = new Set(lexicalList.map((c) => c.id));
+    for (const c of all) if (!keep.has(c.id)) c.lexical = 0;
+  }
+  lexicalList = lexicalList.slice(0, req.mode === "lexical" ? req.limit : depth);
+  lexicalList.forEach((c, i) => (c.lexicalRank = i + 1));
+
+  if (req.mode === "lexical") {
+    await readChunks(store, lexicalList, false);
+    const hits = lexicalList.filter((c) => c.chunk).map((c) => hitOf(c, parsed));
+    return { hits, noMatch: !hits.length, absent, dropped: parsed.dropped };
+  }
+  if (req.mode === "semantic") {
+    const hits = (sem?.hits ?? []).map((h) => hitOf(candidates.get(h.chunk_id)!, parsed));
+    return { hits, noMatch: false, absent, dropped: parsed.dropped, ...(hits.length ? { bestSimilarity: hits[0]!.similarity } : {}) };
+  }
+
+  // Hybrid: the lexical side's candidates get their similarity from their stored vectors.
+  const pool = new Map<string, Candidate>();
+  for (const c of [...(sem?.hits ?? []).map((h) => candidates.get(h.chunk_id)!), ...lexicalList]) pool.set(c.id, c);
+  const missing = [...pool.values()].filter((c) => !c.chunk || c.similarity === undefined);
+  await readChunks(store, missing, true);
+  for (const c of missing) {
+    if (c.vector?.length && c.chunk?.embedding_model === sem!.model) c.similarity = round(cosine(sem!.vector, c.vector));
+  }
+  let fused = [...pool.values()].filter((c) => c.chunk);
+  if (req.minSimilarity !== undefined) fused = fused.filter((c) => (c.similarity ?? -Infinity) >= req.minSimilarity!);
+  const sims = fused.map((c) => c.similarity).filter((s): s is number => s !== undefined);
+  const best = sims.length ? Math.max(...sims) : undefined;
+  const anyWord = lexicalList.length > 0;
+  if (!anyWord && (best === undefined || best < weakSimilarity(sem!.model))) {
+    return { hits: [], noMatch: true, absent, dropped: parsed.dropped, ...(best !== undefined ? { bestSimilarity: best } : {}) };
+  }
+  const minSim = sims.length ? Math.min(...sims) : 0;
+  const span = best !== undefined && best > minSim ? best - minSim : 1;
+  const topLexical = Math.max(0, ...fused.map((c) => c.lexical));
+  const score = new Map(
+    fused.map((c) => {
+      const s = c.similarity === undefined ? 0 : (c.similarity - minSim) / span;
+      const l = topLexical > 0 ? c.lexical / topLexical : 0;
+      return [c.id, SEMANTIC_WEIGHT * s + (1 - SEMANTIC_WEIGHT) * l];
+    }),
+  );
+  // Semantic ranks over the whole pool (the lexical side's chunks placed by their computed similarity).
+  [...fused].sort(byScore((c) => c.similarity ?? -Infinity)).forEach((c, i) => (c.semanticRank = i + 1));
+  const ranked = fused.sort(byScore((c) => score.get(c.id)!)).slice(0, req.limit);
+  const hits = ranked.map((c, i) => {
+    const h = hitOf(c, parsed);
+    h.match.fused_rank = i + 1;
+    h.match.fused_score = round(score.get(c.id)!);
+    return h;
+  });
+  return { hits, noMatch: false, absent, dropped: parsed.dropped, ...(best !== undefined ? { bestSimilarity: best } : {}) };
+}
+
+function fromTermHit(h: TermHit): Candidate {
+  return { id: h.id, termWeights: h.termWeights, termCount: h.termCount, tags: h.tags, lexical: 0 };
+}
+
+function bm25(c: Candidate, q: ParsedQuery, idf: number[], avgLength: number): number {
+  let score = 0;
+  q.words.forEach((w, i) => {
+    const tf = w.variants.reduce((n, v) => n + (c.termWeights[v] ?? 0), 0);
+    if (tf > 0) score += idf[i]! * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * c.termCount) / avgLength)));
+  });
+  return score;
+}
+
+/** Reads the chunks (and vectors) of candidates that have none yet; ones gone meanwhile stay without. */
+async function readChunks(store: KnowledgeStore, cs: Candidate[], withVectors: boolean): Promise<void> {
+  const need = cs.filter((c) => !c.chunk || (withVectors && !c.vector && c.similarity === undefined));
+  if (!need.length) return;
+  const read = await store.chunksById(
+    need.map((c) => c.id),
+    withVectors,
+  );
+  for (const c of need) {
+    const r = read.get(c.id);
+    if (!r) continue;
+    c.chunk = r.chunk;
+    if (r.vector) c.vector = r.vector;
+  }
+}
+
+const searchable = (c: Chunk) => `${c.title}\n${c.author}\n${c.tags.join(" ")}\n${c.content}`;
+
+function hitOf(c: Candidate, q: ParsedQuery): SearchHit {
+  const found = q.words.filter((w) => w.variants.some((v) => (c.termWeights[v] ?? 0) > 0)).map((w) => w.text);
+  const phrases = c.chunk ? q.phrases.filter((p) => containsPhrase(searchable(c.chunk!), p)).map((p) => `"${p.text}"`) : [];
+  const match: Match = {
+    terms: [...phrases, ...found],
+    ...(c.similarity !== undefined ? { similarity: c.similarity } : {}),
+    ...(c.semanticRank !== undefined ? { semantic_rank: c.semanticRank } : {}),
+    ...(c.lexicalRank !== undefined ? { lexical_rank: c.lexicalRank, lexical_score: round(c.lexical) } : {}),
+  };
+  return { chunk: c.chunk!, ...(c.similarity !== undefined ? { similarity: c.similarity } : {}), match };
+}
+
+const byScore =
+  (f: (c: Candidate) => number) =>
+  (a: Candidate, b: Candidate): number =>
+    f(b) - f(a) || (b.similarity ?? -Infinity) - (a.similarity ?? -Infinity) || a.id.localeCompare(b.id);
+
+function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * (b[i] ?? 0);
+    na += a[i]! * a[i]!;
+    nb += (b[i] ?? 0) * (b[i] ?? 0);
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+const round = (n: number) => Math.round(n * 10_000) / 10_000;
