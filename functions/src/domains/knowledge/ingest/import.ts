@@ -46,6 +46,8 @@ export interface ImportOptions {
   /** Overrides of WRITE_BATCH / MAX_SWITCH_WRITES (tests use small ones to exercise every path). */
   writeBatch?: number;
   maxSwitchWrites?: number;
+  /** false: write no lexical index (the benchmark's baseline: the import as it was before the index). */
+  lexicalIndex?: boolean;
 }
 
 export type ProgressEvent =
@@ -339,7 +341,7 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
         content: c.content,
         embedding: FieldValue.vector(vectors[i + k]!),
         embedding_model: model,
-        ...chunkTerms({ title: doc.title, author: doc.author, tags: c.tags, content: c.content }),
+        ...(opts.lexicalIndex === false ? {} : chunkTerms({ title: doc.title, author: doc.author, tags: c.tags, content: c.content })),
         created_at: c.createdAt ? Timestamp.fromDate(c.createdAt) : docCreated,
         updated_at: nowTs,
       });
