@@ -196,7 +196,8 @@ const bigClient = await connect("knowledge", { token: big.token });
 const queries = [...EXACT, ...PARAPHRASE].map(([, , , q]) => q);
 let asked = 0;
 const timed = async (mode: string) => {
-  const q = `${queries[asked % queries.length]} ${asked++}`; // a new question each time: the query-vector cache answers none
+  // A new text each time (the query-vector cache answers none) with the same words: a number would add a rare word.
+  const q = `${queries[asked % queries.length]}${"?".repeat(1 + Math.floor(asked++ / queries.length))}`;
   const t = performance.now();
   const r = await callTool(bigClient, "search_semantic", { query: q, limit: 10, mode });
   if (r.isError) throw new Error(`search failed: ${JSON.stringify(r.content)}`);

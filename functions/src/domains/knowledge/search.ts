@@ -1,8 +1,10 @@
 // Hybrid search: the chunks nearest in meaning (Firestore findNearest) and the chunks that contain
 // the query's words (the lexical index each chunk carries, lexical.ts), fused into one ranking.
 // Every candidate of either side is scored by both: the vector query returns each hit's weights of
-// the query's terms, and a lexical hit's vector is read to compute its similarity. The fusion is a
-// weighted sum of both scores, each scaled to 0–1 over the candidates (relative score fusion).
+// the query's terms, and a lexical hit's vector is read to compute its similarity. The fused score
+// is the similarity plus LEXICAL_WEIGHT times the share of the query's word weight (BM25 against
+// the best a chunk could score) the chunk holds: a rare word found lifts its chunk far, words that
+// most chunks share barely move the order by meaning.
 import type { RequestContext } from "../../mcp/define.js";
 import { invalidInput } from "../../mcp/errors.js";
 import type { Embedder } from "../../platform/embeddings.js";
@@ -13,12 +15,16 @@ import type { Chunk, Filters, KnowledgeStore, TermHit } from "./store.js";
 export const SEARCH_MODES = ["hybrid", "semantic", "lexical"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
-/** Chunks read per query word (those containing it; the count() gives its rarity beyond them). */
-export const WORD_HITS_CAP = 100;
+/**
+ * Chunks read by the word query (those containing any query word). Beyond it, words no returned
+ * chunk has are asked again on their own (up to RARE_WORD_CAP chunks): they are rare or absent.
+ */
+export const LEXICAL_CAP = 400;
+export const RARE_WORD_CAP = 100;
 /** Candidates each side brings to the fusion (at least the requested limit). */
 export const FUSION_DEPTH = 30;
-/** Weight of the semantic score in the fused score (the lexical one weighs 1 − this). */
-export const SEMANTIC_WEIGHT = 0.5;
+/** Weight of the lexical share (0–1) added to the similarity in the fused score. */
+export const LEXICAL_WEIGHT = 0.5;
 // BM25 (k1, b): saturation of repeated words and how much length dampens them.
 const K1 = 1.2;
 const B = 0.75;
@@ -90,30 +96,29 @@ export async function search(store: KnowledgeStore, req: SearchRequest, ctx: Req
           model,
           hits: await store.nearest(vector, model, semanticDepth, req.filters, req.minSimilarity, terms),
         }));
-  const lexical = req.mode === "semantic" || !terms.length ? Promise.resolve(undefined) : store.termHits(parsed.words.map((w) => w.variants), terms, req.filters, WORD_HITS_CAP);
+  const lexical = req.mode === "semantic" || !terms.length ? Promise.resolve(undefined) : wordHits(store, parsed, terms, req.filters, chunkTotal);
   semantic.catch(() => undefined);
   const [sem, lex, n] = await Promise.all([semantic, lexical, chunkTotal]);
 
-  const counts = lex?.map((w) => w.count) ?? [];
-  const absent = lex ? parsed.words.filter((_, i) => counts[i] === 0).map((w) => w.text) : [];
+  const absent = lex ? parsed.words.filter((_, i) => lex.known[i] && lex.df[i] === 0).map((w) => w.text) : [];
   const candidates = new Map<string, Candidate>();
   for (const [i, h] of (sem?.hits ?? []).entries()) {
     candidates.set(h.chunk_id, { id: h.chunk_id, chunk: h, similarity: h.similarity, termWeights: h.termWeights ?? {}, termCount: h.termCount ?? 0, tags: h.tags, lexical: 0, semanticRank: i + 1 });
   }
   const wanted = new Set(req.filters.tags ?? []);
-  for (const word of lex ?? []) {
-    for (const h of word.hits) {
-      if (wanted.size && !h.tags.some((t) => wanted.has(t))) continue;
-      if (!candidates.has(h.id)) candidates.set(h.id, fromTermHit(h));
-    }
+  for (const h of lex?.hits ?? []) {
+    if (wanted.size && !h.tags.some((t) => wanted.has(t))) continue;
+    if (!candidates.has(h.id)) candidates.set(h.id, fromTermHit(h));
   }
 
   // Lexical scores (BM25 over the field-weighted counts), for every candidate of either side.
-  const total = Math.max(1, n, ...counts);
+  const total = Math.max(1, n, ...(lex?.df ?? []));
   const idf = parsed.words.map((_, i) => {
-    const df = counts[i] ?? 0;
-    return Math.log(1 + (Math.max(total, df) - df + 0.5) / (df + 0.5));
+    const df = lex?.df[i] ?? 0;
+    return Math.log(1 + (total - df + 0.5) / (df + 0.5));
   });
+  // The most a chunk could score: every word, at saturation.
+  const bestPossible = idf.reduce((a, b) => a + b, 0) * (K1 + 1);
   const all = [...candidates.values()];
   const avgLength = all.reduce((n, c) => n + c.termCount, 0) / Math.max(1, all.length) || 1;
   for (const c of all) c.lexical = lex ? bm25(c, parsed, idf, avgLength) : 0;
@@ -156,16 +161,8 @@ export async function search(store: KnowledgeStore, req: SearchRequest, ctx: Req
   if (!anyWord && (best === undefined || best < weakSimilarity(sem!.model))) {
     return { hits: [], noMatch: true, absent, dropped: parsed.dropped, ...(best !== undefined ? { bestSimilarity: best } : {}) };
   }
-  const minSim = sims.length ? Math.min(...sims) : 0;
-  const span = best !== undefined && best > minSim ? best - minSim : 1;
-  const topLexical = Math.max(0, ...fused.map((c) => c.lexical));
-  const score = new Map(
-    fused.map((c) => {
-      const s = c.similarity === undefined ? 0 : (c.similarity - minSim) / span;
-      const l = topLexical > 0 ? c.lexical / topLexical : 0;
-      return [c.id, SEMANTIC_WEIGHT * s + (1 - SEMANTIC_WEIGHT) * l];
-    }),
-  );
+  const floor = sims.length ? Math.min(...sims) : 0; // a chunk of another model has no similarity: the weakest one's
+  const score = new Map(fused.map((c) => [c.id, (c.similarity ?? floor) + (bestPossible > 0 ? (LEXICAL_WEIGHT * c.lexical) / bestPossible : 0)]));
   // Semantic ranks over the whole pool (the lexical side's chunks placed by their computed similarity).
   [...fused].sort(byScore((c) => c.similarity ?? -Infinity)).forEach((c, i) => (c.semanticRank = i + 1));
   const ranked = fused.sort(byScore((c) => score.get(c.id)!)).slice(0, req.limit);
@@ -176,6 +173,33 @@ export async function search(store: KnowledgeStore, req: SearchRequest, ctx: Req
     return h;
   });
   return { hits, noMatch: false, absent, dropped: parsed.dropped, ...(best !== undefined ? { bestSimilarity: best } : {}) };
+}
+
+/**
+ * Chunks containing the query's words, and each word's document frequency: exact when the word
+ * query returned every match; when it was cut at LEXICAL_CAP, scaled from the returned sample to the
+ * caller's chunk count, and words the sample lacks are asked again on their own.
+ */
+async function wordHits(store: KnowledgeStore, q: ParsedQuery, terms: string[], filters: Filters, chunkTotal: Promise<number>): Promise<{ hits: TermHit[]; df: number[]; known: boolean[] }> {
+  const has = (h: TermHit, i: number) => q.words[i]!.variants.some((v) => (h.termWeights[v] ?? 0) > 0);
+  const first = await store.termHits(terms, terms, filters, LEXICAL_CAP);
+  const df = q.words.map((_, i) => first.hits.filter((h) => has(h, i)).length);
+  const known = q.words.map(() => !first.truncated);
+  if (!first.truncated) return { hits: first.hits, df, known };
+  // A cut sample: the share of it holding a word, times every chunk, stands for the word's frequency.
+  const scale = Math.max(1, await chunkTotal) / Math.max(1, first.hits.length);
+  const unseen = q.words.map((_, i) => i).filter((i) => df[i] === 0);
+  const hits = [...first.hits];
+  if (unseen.length) {
+    const more = await store.termHits([...new Set(unseen.flatMap((i) => q.words[i]!.variants))], terms, filters, RARE_WORD_CAP);
+    const ids = new Set(hits.map((h) => h.id));
+    for (const h of more.hits) if (!ids.has(h.id)) hits.push(h);
+    for (const i of unseen) {
+      df[i] = more.hits.filter((h) => has(h, i)).length;
+      known[i] = !more.truncated;
+    }
+  }
+  return { hits, df: df.map((d, i) => (known[i] ? d : Math.round(d * scale))), known };
 }
 
 function fromTermHit(h: TermHit): Candidate {

@@ -29,12 +29,7 @@ export interface TermHit {
   tags: string[];
 }
 
-/** Chunks containing one query word (any of its variants): up to `cap` of them and how many there are. */
-export interface WordHits {
-  hits: TermHit[];
-  /** Matching chunks in all (document frequency under the filters, tags aside). */
-  count: number;
-}
+
 
 export interface Filters {
   tags?: string[] | undefined;
@@ -131,24 +126,22 @@ export class KnowledgeStore {
   }
 
   /**
-   * For each query word (its term variants), the caller's chunks whose lexical index has one of
-   * them — author, source and dates inside the query, up to `cap` chunks — and how many match in
-   * all (a count() aggregation, for the word's rarity). Tags are one array filter too many for
-   * Firestore beside the terms': the caller filters the returned `tags`. Each chunk comes with its
-   * weights of all `terms`, so one word's hits rank by every word.
+   * The caller's chunks whose lexical index has any of `variants` — author, source and dates
+   * inside the query, tags left to the caller (one array filter per query: the terms') — up to
+   * `cap` of them, each with its weights of all `terms` (so one query ranks by every word);
+   * `truncated` when more exist. One query for all the words: a query's cost is the chunks it
+   * returns in production, but a whole scan in the emulator.
    */
-  async termHits(words: string[][], terms: string[], filters: Filters, cap: number): Promise<WordHits[]> {
-    const weightFields = termWeightFields(terms);
-    return Promise.all(
-      words.map(async (variants) => {
-        const q = lexicalQuery(this.items(), filters, variants);
-        const [snap, agg] = await Promise.all([q.select(...weightFields, "term_count", "tags").limit(cap).get(), q.count().get()]);
-        return {
-          hits: snap.docs.map((d) => ({ id: d.id, ...termsOf(d, terms), tags: (d.get("tags") as string[] | undefined) ?? [] })),
-          count: agg.data().count,
-        };
-      }),
-    );
+  async termHits(variants: string[], terms: string[], filters: Filters, cap: number): Promise<{ hits: TermHit[]; truncated: boolean }> {
+    const snap = await lexicalQuery(this.items(), filters, variants)
+      .select(...termWeightFields(terms), "term_count", "tags")
+      .limit(cap + 1)
+      .get();
+    const docs = snap.docs.slice(0, cap);
+    return {
+      hits: docs.map((d) => ({ id: d.id, ...termsOf(d, terms), tags: (d.get("tags") as string[] | undefined) ?? [] })),
+      truncated: snap.docs.length > cap,
+    };
   }
 
   /** The caller's chunks by id (others' and missing ones left out), with their vectors when asked. */
@@ -287,7 +280,7 @@ export function vectorQueries<Q extends QueryLike<Q>>(owned: Q, model: string, f
 }
 
 /**
- * Chunks containing any variant of one query word: equality filters and the date range in the
+ * Chunks containing any of the query words' variants (at most 30, Firestore's cap): equality filters and the date range in the
  * query, as for vectorQueries (tags are filtered by the caller: one array filter per query).
  */
 export function lexicalQuery<Q extends QueryLike<Q>>(owned: Q, filters: Filters, variants: string[]): Q {
