@@ -25,9 +25,11 @@ export const RARE_WORD_CAP = 100;
 export const FUSION_DEPTH = 30;
 /** Weight of the lexical share (0–1) added to the similarity in the fused score. */
 export const LEXICAL_WEIGHT = 0.5;
-// BM25 (k1, b): saturation of repeated words and how much length dampens them.
+// BM25 (k1, b): saturation of repeated words and how much length dampens them. Chunks are already
+// cut to ~1,000 characters, so length weighs less than in BM25's usual b = 0.75: a note that says
+// one thing more should not lose to its near-duplicate for it.
 const K1 = 1.2;
-const B = 0.75;
+const B = 0.3;
 
 /** Why a chunk is in the results. */
 export interface Match {
