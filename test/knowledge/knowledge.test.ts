@@ -150,6 +150,8 @@ describe("search_semantic", () => {
     expect(sims[0]! - sims[4]!).toBeGreaterThan(0.05);
   });
 
+  // These tests check the vector query's pre-filter, so they ask for mode "semantic" (hybrid would
+  // rightly answer "no match" to a query far from every chunk the filter leaves: hybrid.test.ts).
   // Each filter test asks for fewer results than match, with a query whose nearest chunks do NOT
   // match (the top hit of FAR is the Kindle "central bank" highlight, April 2024, no tags): a
   // post-filter of the top `limit` would return fewer (or none), only a pre-filter returns `limit`.
@@ -163,13 +165,13 @@ describe("search_semantic", () => {
   });
 
   test("author filter is a pre-filter: `limit` results come back even when they are far from the query", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "gardening and soil health", limit: 3, author: "Penny Saver" }));
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "gardening and soil health", limit: 3, author: "Penny Saver", mode: "semantic" }));
     expect(out.result_count).toBe(3);
     expect(new Set(out.results.map((r) => r.author))).toEqual(new Set(["Penny Saver"]));
   });
 
   test("source filter is a pre-filter", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 3, source: "readwise" }));
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 3, source: "readwise", mode: "semantic" }));
     expect(out.result_count).toBe(3); // of 6 readwise chunks
     expect(out.results.every((r) => r.source === "readwise")).toBe(true);
   });
@@ -187,7 +189,7 @@ describe("search_semantic", () => {
   });
 
   test("date range filter is a pre-filter", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 2, date_from: "2024-03-01", date_to: "2024-03-31" }));
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 2, date_from: "2024-03-01", date_to: "2024-03-31", mode: "semantic" }));
     expect(out.result_count).toBe(2); // of 4: Sleep Well, highlighted in March 2024
     expect(out.results.every((r) => r.title === "Sleep Well")).toBe(true);
     const none = data<SearchOut>(await callTool(client, "search_semantic", { query: "anything", date_from: "2030-01-01" }));

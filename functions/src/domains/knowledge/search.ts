@@ -119,8 +119,9 @@ export async function search(store: KnowledgeStore, req: SearchRequest, ctx: Req
     const df = lex?.df[i] ?? 0;
     return Math.log(1 + (total - df + 0.5) / (df + 0.5));
   });
-  // The most a chunk could score: every word, at saturation.
-  const bestPossible = idf.reduce((a, b) => a + b, 0) * (K1 + 1);
+  // The most a chunk could score: every word some chunk has, at saturation (a word in no chunk
+  // cannot be matched, and would only dilute the share of the words that can).
+  const bestPossible = idf.reduce((sum, x, i) => sum + (lex && lex.df[i]! > 0 ? x : 0), 0) * (K1 + 1);
   const all = [...candidates.values()];
   const avgLength = all.reduce((n, c) => n + c.termCount, 0) / Math.max(1, all.length) || 1;
   for (const c of all) c.lexical = lex ? bm25(c, parsed, idf, avgLength) : 0;
