@@ -18,7 +18,7 @@ const match = z.object({
   lexical_rank: z.number().int().optional().describe("Rank by the query's words among the chunks containing them"),
   lexical_score: z.number().optional().describe("BM25 score of the query's words (title, author and tag words weigh more)"),
   fused_rank: z.number().int().optional().describe("Rank after fusing both (hybrid mode; equals rank)"),
-  fused_score: z.number().optional().describe("Fused score, 0-1: half meaning, half words, each scaled to the best candidate"),
+  fused_score: z.number().optional().describe("Fused score: the similarity plus half the chunk's share (0-1) of the best word score the query allows"),
 });
 
 const result = resultItem.extend({
