@@ -305,7 +305,7 @@ describe("gemini-embedding-001 through @google/genai (Vertex mode)", () => {
     const log = { debug() {}, info() {}, warn() {}, error() {}, child: () => log };
     const ctx = { log, requestId: "vertex-hybrid" } as unknown as RequestContext;
     seen = [];
-    const out = await search(new KnowledgeStore(adminDb(), user.uid), { query: "phytoplankton oxygen", limit: 3, mode: "hybrid", filters: {} }, ctx, Promise.resolve(13), embedder);
+    const out = await search(new KnowledgeStore(adminDb(), user.uid), { query: "phytoplankton oxygen", limit: 20, mode: "hybrid", filters: {} }, ctx, Promise.resolve(13), embedder);
     expect(seen.map((s) => s.body.instances.map((i) => i.task_type))).toEqual([["RETRIEVAL_QUERY"]]);
     // The fake's vectors carry no meaning (they depend on the text's length), so the fused order is
     // not asserted beyond being by fused score; the word side and the similarities are.
@@ -314,7 +314,8 @@ describe("gemini-embedding-001 through @google/genai (Vertex mode)", () => {
     expect(top.match.terms).toEqual(["phytoplankton", "oxygen"]);
     const fused = out.hits.map((h) => h.match.fused_score!);
     expect([...fused].sort((a, b) => b - a)).toEqual(fused);
-    expect(out.hits.map((h) => h.match.fused_rank)).toEqual([1, 2, 3]);
+    expect(out.hits).toHaveLength(13); // every chunk: both sides' candidates
+    expect(out.hits.map((h) => h.match.fused_rank)).toEqual(out.hits.map((_, i) => i + 1));
     const q = expected("phytoplankton oxygen");
     const d = expected(top.chunk.content);
     expect(top.similarity).toBeCloseTo(q.reduce((sum, x, i) => sum + x * d[i]!, 0), 3);
