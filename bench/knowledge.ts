@@ -4,7 +4,7 @@
 //    generated Markdown files; chunks per second (issue 13's target: ≥ 50 on a 2-core machine),
 //    the share of it spent waiting for embeddings, the model alone on the same chunks, and a
 //    Readwise export of short highlights (the common case: far fewer word pieces per chunk).
-// 2. search_semantic latency through the served function (MCP client, signed in) at 1,000 and
+// 2. search_semantic (mode "semantic"; hybrid is bench/knowledge-hybrid.ts) latency through the served function (MCP client, signed in) at 1,000 and
 //    10,000 chunks, beside a raw Firestore findNearest (same pre-filter, same limit, same data,
 //    same run) from this process. The ratio is our overhead: query embedding, auth, MCP, stats
 //    read and formatting.
@@ -173,7 +173,7 @@ for (const n of SCALES) {
       .get();
   let asked = 0;
   const ours = async () => {
-    const r = await callTool(client, "search_semantic", { query: `${QUERY} (${n}-${asked++})`, limit: LIMIT });
+    const r = await callTool(client, "search_semantic", { query: `${QUERY} (${n}-${asked++})`, limit: LIMIT, mode: "semantic" });
     if (r.isError || (r.structuredContent as { result_count: number }).result_count !== LIMIT) throw new Error(`search_semantic failed: ${JSON.stringify(r.content)}`);
   };
   for (let i = 0; i < 3; i++) {

@@ -77,7 +77,7 @@ describe("import", () => {
     expect(snap.size).toBe(3);
     const d = snap.docs[0]!.data();
     expect(Object.keys(d).sort()).toEqual(
-      ["author", "category", "chunk_index", "content", "created_at", "embedding", "embedding_model", "owner_uid", "parent_doc_id", "source", "tags", "title", "total_chunks", "updated_at"].sort(),
+      ["author", "category", "chunk_index", "content", "created_at", "embedding", "embedding_model", "owner_uid", "parent_doc_id", "source", "tags", "term_count", "term_weights", "terms", "title", "total_chunks", "updated_at"].sort(),
     );
     expect(d.embedding.toArray()).toHaveLength(768);
     expect(d.embedding_model).toBe(embedder.model);
@@ -130,7 +130,7 @@ describe("search_semantic", () => {
   });
 
   test("returns ranked results (rank, chunk_id, metadata, snippet, content) with similarities, best first", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "gardening and soil health", limit: 5 }));
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "gardening and soil health", limit: 5, mode: "semantic" }));
     expect(out.query).toBe("gardening and soil health");
     expect(out.result_count).toBe(5);
     expect(out.results.map((r) => r.rank)).toEqual([1, 2, 3, 4, 5]);
@@ -150,6 +150,8 @@ describe("search_semantic", () => {
     expect(sims[0]! - sims[4]!).toBeGreaterThan(0.05);
   });
 
+  // These tests check the vector query's pre-filter, so they ask for mode "semantic" (hybrid would
+  // rightly answer "no match" to a query far from every chunk the filter leaves: hybrid.test.ts).
   // Each filter test asks for fewer results than match, with a query whose nearest chunks do NOT
   // match (the top hit of FAR is the Kindle "central bank" highlight, April 2024, no tags): a
   // post-filter of the top `limit` would return fewer (or none), only a pre-filter returns `limit`.
@@ -163,22 +165,22 @@ describe("search_semantic", () => {
   });
 
   test("author filter is a pre-filter: `limit` results come back even when they are far from the query", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "gardening and soil health", limit: 3, author: "Penny Saver" }));
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "gardening and soil health", limit: 3, author: "Penny Saver", mode: "semantic" }));
     expect(out.result_count).toBe(3);
     expect(new Set(out.results.map((r) => r.author))).toEqual(new Set(["Penny Saver"]));
   });
 
   test("source filter is a pre-filter", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 3, source: "readwise" }));
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 3, source: "readwise", mode: "semantic" }));
     expect(out.result_count).toBe(3); // of 6 readwise chunks
     expect(out.results.every((r) => r.source === "readwise")).toBe(true);
   });
 
   test("tags filter (any of) is a pre-filter, merged across tags by similarity", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 2, tags: ["soil", "biodiversity"] }));
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 2, tags: ["soil", "biodiversity"], mode: "semantic" }));
     expect(out.result_count).toBe(2); // of 3: two "soil" highlights + one "biodiversity"
     expect(out.results.every((r) => r.tags.includes("soil") || r.tags.includes("biodiversity"))).toBe(true);
-    const all = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 10, tags: ["soil", "biodiversity"] }));
+    const all = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 10, tags: ["soil", "biodiversity"], mode: "semantic" }));
     expect(all.result_count).toBe(3);
     expect(new Set(all.results.map((r) => r.chunk_id)).size).toBe(3);
     const sims = all.results.map((r) => r.similarity);
@@ -187,7 +189,7 @@ describe("search_semantic", () => {
   });
 
   test("date range filter is a pre-filter", async () => {
-    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 2, date_from: "2024-03-01", date_to: "2024-03-31" }));
+    const out = data<SearchOut>(await callTool(client, "search_semantic", { query: FAR, limit: 2, date_from: "2024-03-01", date_to: "2024-03-31", mode: "semantic" }));
     expect(out.result_count).toBe(2); // of 4: Sleep Well, highlighted in March 2024
     expect(out.results.every((r) => r.title === "Sleep Well")).toBe(true);
     const none = data<SearchOut>(await callTool(client, "search_semantic", { query: "anything", date_from: "2030-01-01" }));
@@ -195,7 +197,7 @@ describe("search_semantic", () => {
   });
 
   test("minimum similarity drops weaker hits", async () => {
-    const all = data<SearchOut>(await callTool(client, "search_semantic", { query: "how do equities react to tighter monetary policy", limit: 20 }));
+    const all = data<SearchOut>(await callTool(client, "search_semantic", { query: "how do equities react to tighter monetary policy", limit: 20, mode: "semantic" }));
     const threshold = (all.results[0]!.similarity + all.results[1]!.similarity) / 2;
     const out = data<SearchOut>(await callTool(client, "search_semantic", { query: "how do equities react to tighter monetary policy", limit: 20, min_similarity: threshold }));
     expect(out.result_count).toBe(1);
@@ -553,7 +555,7 @@ describe("limits and model mismatch", () => {
     // Written without a stats summary: search_semantic still runs the vector query (the summary
     // only explains an empty answer), so the chunk is found.
     expect((await adminDb().collection("kb_stats").doc(dave.uid).get()).exists).toBe(false);
-    const semantic = data<SearchOut>(await callTool(c, "search_semantic", { query: "word", limit: 3 }));
+    const semantic = data<SearchOut>(await callTool(c, "search_semantic", { query: "word", limit: 3, mode: "semantic" }));
     expect(semantic.results.map((r) => r.chunk_id)).toEqual([`dhuge${dave.uid}-0000`]);
     expect(semantic.note).toBeUndefined();
     const text = ((await c.readResource({ uri: `kxhub://chunk/dhuge${dave.uid}-0000` })).contents[0] as { text: string }).text;

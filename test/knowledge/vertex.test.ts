@@ -11,6 +11,9 @@ import { callTool, connect, textOf } from "../support/mcp.js";
 import { configuredProvider, EmbeddingError } from "../../functions/src/platform/embeddings.js";
 import { VertexEmbedder, type VertexEmbedderOptions } from "../../functions/src/platform/embeddings-vertex.js";
 import { importFiles } from "../../functions/src/domains/knowledge/ingest/import.js";
+import { KnowledgeStore } from "../../functions/src/domains/knowledge/store.js";
+import { search } from "../../functions/src/domains/knowledge/search.js";
+import type { RequestContext } from "../../functions/src/mcp/define.js";
 import { writeCorpus } from "./corpus.js";
 
 interface Seen {
@@ -289,6 +292,42 @@ describe("gemini-embedding-001 through @google/genai (Vertex mode)", () => {
       expect(r.isError).toBe(true);
       expect(textOf(r)).toContain("Your knowledge base was embedded with gemini-embedding-001");
       expect(textOf(r)).toContain("Re-import your files");
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("hybrid search over gemini-embedding-001 vectors: the words found and the similarity from the Vertex query vector; lexical mode needs no embedding", async () => {
+    const user = await createUser();
+    const { embedder } = vertex();
+    const corpus = await writeCorpus();
+    await importFiles([corpus.files.readwise, corpus.files.clippings], { db: adminDb(), uid: user.uid, embedder });
+    const log = { debug() {}, info() {}, warn() {}, error() {}, child: () => log };
+    const ctx = { log, requestId: "vertex-hybrid" } as unknown as RequestContext;
+    seen = [];
+    const out = await search(new KnowledgeStore(adminDb(), user.uid), { query: "phytoplankton oxygen", limit: 20, mode: "hybrid", filters: {} }, ctx, Promise.resolve(13), embedder);
+    expect(seen.map((s) => s.body.instances.map((i) => i.task_type))).toEqual([["RETRIEVAL_QUERY"]]);
+    // The fake's vectors carry no meaning (they depend on the text's length), so the fused order is
+    // not asserted beyond being by fused score; the word side and the similarities are.
+    const top = out.hits.find((h) => h.match.lexical_rank === 1)!;
+    expect(top.chunk.content).toContain("Phytoplankton");
+    expect(top.match.terms).toEqual(["phytoplankton", "oxygen"]);
+    const fused = out.hits.map((h) => h.match.fused_score!);
+    expect([...fused].sort((a, b) => b - a)).toEqual(fused);
+    expect(out.hits).toHaveLength(13); // every chunk: both sides' candidates
+    expect(out.hits.map((h) => h.match.fused_rank)).toEqual(out.hits.map((_, i) => i + 1));
+    const q = expected("phytoplankton oxygen");
+    const d = expected(top.chunk.content);
+    expect(top.similarity).toBeCloseTo(q.reduce((sum, x, i) => sum + x * d[i]!, 0), 3);
+    // The served function embeds with the local model, so semantic search refuses this base (above),
+    // but its words are searchable.
+    const client = await connect("knowledge", { token: user.token });
+    try {
+      const r = await callTool(client, "search_semantic", { query: "Phytoplankton", mode: "lexical" });
+      expect(r.isError, textOf(r)).toBeFalsy();
+      const found = r.structuredContent as { results: { title: string; similarity?: number }[] };
+      expect(found.results.map((x) => x.title)).toEqual(["Ocean Notes"]);
+      expect(found.results[0]!.similarity).toBeUndefined();
     } finally {
       await client.close();
     }

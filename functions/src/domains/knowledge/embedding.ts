@@ -1,6 +1,7 @@
 // Query embeddings for the knowledge tools: the process's embedder (platform/embeddings.ts), with
 // provider failures turned into sentences the caller can act on.
 import { embedder, EmbeddingError, type Embedder } from "../../platform/embeddings.js";
+import { LOCAL_MODEL } from "../../platform/embeddings-local.js";
 import type { RequestContext } from "../../mcp/define.js";
 import { conflict, invalidInput, ToolError, unavailable } from "../../core/errors.js";
 
@@ -69,4 +70,21 @@ export function modelMismatch(stored: string[], current: string, uid: string): T
   return conflict(
     `Your knowledge base was embedded with ${stored.join(", ")}, but this server embeds queries with ${current}; vectors from different models cannot be compared. Re-import your files to re-embed them (npm run kb:import -- --user ${uid} <files or folders…>)`,
   );
+}
+
+/**
+ * Below this best similarity, and with none of its words in any chunk, a query matched nothing:
+ * hybrid search answers "no match" instead of the nearest noise. Per model, since each spreads
+ * its similarities differently: on bench/knowledge-hybrid.ts' set USE-lite gave the right notes of
+ * paraphrases ≥ 0.30 and words in no note 0.20–0.44: it cannot tell all of them apart, so only
+ * the clearly unrelated are caught, and a paraphrase sharing no word with any note and scoring
+ * below this reads as no match (none of the benchmark's did); gemini-embedding-001 spreads similarities higher, so other models
+ * use a higher default (not measured here: no Vertex access offline). KNOWLEDGE_WEAK_SIMILARITY overrides both.
+ */
+const WEAK_SIMILARITY: Record<string, number> = { [LOCAL_MODEL]: 0.35 };
+const WEAK_SIMILARITY_DEFAULT = 0.6;
+export function weakSimilarity(model: string): number {
+  const override = Number(process.env.KNOWLEDGE_WEAK_SIMILARITY);
+  if (process.env.KNOWLEDGE_WEAK_SIMILARITY && Number.isFinite(override)) return override;
+  return WEAK_SIMILARITY[model] ?? WEAK_SIMILARITY_DEFAULT;
 }

@@ -1,5 +1,5 @@
 // The knowledge domain (kx-hub): a personal knowledge base of reading
-// highlights and notes per signed-in user, searched with Firestore vector search.
+// highlights and notes per signed-in user, searched by meaning (Firestore vector search) and by words.
 import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
 import { embedder } from "../../platform/embeddings.js";
 import { authorDeepDive, findInsightsAbout, relatedToChunk, tagExploration } from "./prompts/prompts.js";
@@ -13,10 +13,10 @@ import { PROTECTED } from "../../core/catalog.js";
 export default defineDomain({
   name: "knowledge",
   title: "Knowledge base (kx-hub)",
-  description: "Your personal knowledge base of reading highlights and notes: semantic search, metadata search, related chunks and statistics.",
+  description: "Your personal knowledge base of reading highlights and notes: hybrid search (meaning and exact words), metadata search, related chunks and statistics.",
   instructions: [
     "This server searches the caller's own knowledge base (Kindle/Readwise highlights, Markdown and text notes), split into chunks.",
-    "Use search_semantic for questions by meaning (it finds paraphrases); search_by_metadata to list by tags/author/source; get_related_chunks to follow connections from a chunk_id; get_stats to learn which authors, sources and tags exist.",
+    'Use search_semantic first: by default it searches by meaning (paraphrases) and by the exact words (names, codes, rare words; "quoted phrases" as written) at once, and each result says why it matched; mode "semantic" or "lexical" asks for one side only. When it answers no_match, nothing in the knowledge base is about the query: say so rather than guessing. search_by_metadata to list by tags/author/source; get_related_chunks to follow connections from a chunk_id; get_stats to learn which authors, sources and tags exist.',
     "Cite chunks by title, author and chunk_id. Read kxhub://chunk/{chunk_id} for a chunk's full Markdown.",
   ].join(" "),
   access: { ...SIGNED_IN, scopes: ["knowledge"] },

@@ -25,6 +25,10 @@ export interface ChunkRecord {
   content: string;
   embedding: VectorValue;
   embedding_model: string;
+  /** Lexical index entries (lexical.ts): distinct terms, their weighted counts, words in the content. */
+  terms: string[];
+  term_weights: Record<string, number>;
+  term_count: number;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -64,6 +68,8 @@ export interface DocumentRecord {
   remove: string[];
   /** The roll-forward must also renumber the live chunks (chunk_index / total_chunks). */
   reindex: boolean;
+  /** LEXICAL_VERSION the document's chunks were indexed with (absent: before the lexical index existed). */
+  lexical_version: number;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

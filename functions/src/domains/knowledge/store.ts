@@ -7,8 +7,8 @@ import { firestore } from "../../platform/firebase.js";
 import { usableDocumentId } from "../../mcp/validation.js";
 import { emptyCounts, fromStatKey, KB_ITEMS, KB_STATS, type ChunkRecord, type StatsCounts } from "./schema.js";
 
-/** A chunk as tools and resources show it: the stored record without owner and vector, dates as ISO strings. */
-export type Chunk = Omit<ChunkRecord, "owner_uid" | "embedding" | "created_at" | "updated_at"> & {
+/** A chunk as tools and resources show it: the stored record without owner, vector and lexical index, dates as ISO strings. */
+export type Chunk = Omit<ChunkRecord, "owner_uid" | "embedding" | "created_at" | "updated_at" | "terms" | "term_weights" | "term_count"> & {
   chunk_id: string;
   created_at: string;
   updated_at: string;
@@ -16,7 +16,20 @@ export type Chunk = Omit<ChunkRecord, "owner_uid" | "embedding" | "created_at" |
 
 export interface ScoredChunk extends Chunk {
   similarity: number;
+  /** The chunk's weights of the asked lexical terms (see nearest's `terms`). */
+  termWeights?: Record<string, number>;
+  termCount?: number;
 }
+
+/** A chunk found by one of its terms: only what ranking needs (the asked terms' weights, length, tags). */
+export interface TermHit {
+  id: string;
+  termWeights: Record<string, number>;
+  termCount: number;
+  tags: string[];
+}
+
+
 
 export interface Filters {
   tags?: string[] | undefined;
@@ -85,12 +98,13 @@ export class KnowledgeStore {
    * vector indexes serve — and merge by distance: the union's nearest `limit` are among each
    * tag's nearest `limit`, so this is still exact.
    */
-  async nearest(vector: number[], model: string, limit: number, filters: Filters = {}, minSimilarity?: number): Promise<ScoredChunk[]> {
+  async nearest(vector: number[], model: string, limit: number, filters: Filters = {}, minSimilarity?: number, terms: string[] = []): Promise<ScoredChunk[]> {
     const queries = vectorQueries(this.items(), model, filters);
+    const weightFields = termWeightFields(terms);
     const snaps = await Promise.all(
       queries.map((q) =>
         q
-          .select(...CHUNK_FIELDS, DISTANCE_FIELD) // the distance is a field like the others: asked for too
+          .select(...CHUNK_FIELDS, ...weightFields, "term_count", DISTANCE_FIELD) // the distance is a field like the others: asked for too
           .findNearest({
             vectorField: "embedding",
             queryVector: vector,
@@ -107,7 +121,40 @@ export class KnowledgeStore {
     return [...byId.values()]
       .sort((a, b) => a.distance - b.distance || a.doc.id.localeCompare(b.doc.id))
       .slice(0, limit)
-      .map(({ doc, distance }) => ({ ...toChunk(doc), similarity: round(1 - distance) }));
+      .map(({ doc, distance }) => ({ ...toChunk(doc), similarity: round(1 - distance), ...(terms.length ? termsOf(doc, terms) : {}) }));
+  }
+
+  /**
+   * The caller's chunks whose lexical index has any of `variants` — author, source and dates
+   * inside the query, tags left to the caller (one array filter per query: the terms') — up to
+   * `cap` of them, each with its weights of all `terms` (so one query ranks by every word);
+   * `truncated` when more exist. One query for all the words: a query's cost is the chunks it
+   * returns in production, but a whole scan in the emulator.
+   */
+  async termHits(variants: string[], terms: string[], filters: Filters, cap: number): Promise<{ hits: TermHit[]; truncated: boolean }> {
+    const snap = await lexicalQuery(this.items(), filters, variants)
+      .select(...termWeightFields(terms), "term_count", "tags")
+      .limit(cap + 1)
+      .get();
+    const docs = snap.docs.slice(0, cap);
+    return {
+      hits: docs.map((d) => ({ id: d.id, ...termsOf(d, terms), tags: (d.get("tags") as string[] | undefined) ?? [] })),
+      truncated: snap.docs.length > cap,
+    };
+  }
+
+  /** The caller's chunks by id (others' and missing ones left out), with their vectors when asked. */
+  async chunksById(ids: string[], withVectors: boolean): Promise<Map<string, { chunk: Chunk; vector?: number[] }>> {
+    const out = new Map<string, { chunk: Chunk; vector?: number[] }>();
+    if (!ids.length) return out;
+    const refs = ids.map((id) => this.db.collection(KB_ITEMS).doc(id));
+    const snaps = await this.db.getAll(...refs, { fieldMask: [...CHUNK_FIELDS, "owner_uid", ...(withVectors ? ["embedding"] : [])] });
+    for (const snap of snaps) {
+      if (!snap.exists || snap.get("owner_uid") !== this.uid) continue;
+      const embedding = withVectors ? (snap.get("embedding") as { toArray(): number[] } | undefined) : undefined;
+      out.set(snap.id, { chunk: toChunk(snap), ...(embedding ? { vector: embedding.toArray() } : {}) });
+    }
+    return out;
   }
 
   /** Newest first, filters as equality / array-contains-any in the query. */
@@ -189,6 +236,18 @@ export class KnowledgeStore {
 
 const round = (n: number) => Math.round(n * 10_000) / 10_000;
 
+/** Projections of single entries of the weight map: a chunk's ~200 weights stay on the server. */
+const termWeightFields = (terms: string[]) => terms.map((t) => new FieldPath("term_weights", t));
+
+function termsOf(doc: DocumentSnapshot, terms: string[]): { termWeights: Record<string, number>; termCount: number } {
+  const termWeights: Record<string, number> = {};
+  for (const t of terms) {
+    const w = doc.get(new FieldPath("term_weights", t)) as number | undefined;
+    if (w) termWeights[t] = w;
+  }
+  return { termWeights, termCount: Number(doc.get("term_count") ?? 0) };
+}
+
 export interface ListPosition {
   createdAt: Timestamp;
   id: string;
@@ -217,6 +276,20 @@ export function vectorQueries<Q extends QueryLike<Q>>(owned: Q, model: string, f
   if (filters.dateTo) q = q.where("created_at", "<=", Timestamp.fromDate(filters.dateTo));
   const tags = filters.tags?.slice(0, MAX_TAGS) ?? [];
   return tags.length ? tags.map((tag) => q.where("tags", "array-contains", tag)) : [q];
+}
+
+/**
+ * Chunks containing any of the query words' variants (at most 30, Firestore's cap): equality filters and the date range in the
+ * query, as for vectorQueries (tags are filtered by the caller: one array filter per query).
+ */
+export function lexicalQuery<Q extends QueryLike<Q>>(owned: Q, filters: Filters, variants: string[]): Q {
+  let q = owned;
+  if (filters.author) q = q.where("author", "==", filters.author);
+  if (filters.source) q = q.where("source", "==", filters.source);
+  q = q.where("terms", "array-contains-any", variants);
+  if (filters.dateFrom) q = q.where("created_at", ">=", Timestamp.fromDate(filters.dateFrom));
+  if (filters.dateTo) q = q.where("created_at", "<=", Timestamp.fromDate(filters.dateTo));
+  return q;
 }
 
 /** search_by_metadata and the by-source/author/tag resources: equality filters, newest first. */

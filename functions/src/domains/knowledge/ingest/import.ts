@@ -23,6 +23,7 @@ import { basename, extname, join, relative, resolve } from "node:path";
 import { FieldValue, Timestamp, type DocumentReference, type DocumentSnapshot, type Firestore, type WriteBatch } from "firebase-admin/firestore";
 import { EmbeddingError, type Embedder } from "../../../platform/embeddings.js";
 import { chunkId, emptyCounts, KB_DOCUMENTS, KB_ITEMS, KB_STATS, parentDocId, pendingOwner, statKey, type DocumentRecord, type StatsCounts } from "../schema.js";
+import { chunkTerms, LEXICAL_VERSION } from "../lexical.js";
 import { chunkText, CHUNK_MAX } from "./chunk.js";
 import { ParseError, parseFile, SUPPORTED_EXTENSIONS, type ParsedDocument } from "./parse.js";
 
@@ -45,6 +46,8 @@ export interface ImportOptions {
   /** Overrides of WRITE_BATCH / MAX_SWITCH_WRITES (tests use small ones to exercise every path). */
   writeBatch?: number;
   maxSwitchWrites?: number;
+  /** false: write no lexical index (the benchmark's baseline: the import as it was before the index). */
+  lexicalIndex?: boolean;
 }
 
 export type ProgressEvent =
@@ -300,6 +303,11 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
   const chunks = chunksOf(doc, parentId, model);
   const plan = doc.kind === "prose" ? planProse(doc, chunks, old, model) : await planHighlights(doc, parentId, chunks, old, model, opts);
   if (!plan) {
+    // Indexed by an older word analysis (or before the lexical index): index the terms again, no re-embedding.
+    if (old && old.lexical_version !== LEXICAL_VERSION) {
+      await reindexTerms(old.chunk_ids, opts);
+      await ref.update({ lexical_version: LEXICAL_VERSION });
+    }
     const live = old?.chunk_ids.length ?? 0;
     opts.onProgress?.({ type: "document", title: doc.title, status: "unchanged", chunks: live });
     return { parent_doc_id: parentId, title: doc.title, status: "unchanged", chunks: live, written: 0 };
@@ -333,6 +341,7 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
         content: c.content,
         embedding: FieldValue.vector(vectors[i + k]!),
         embedding_model: model,
+        ...(opts.lexicalIndex === false ? {} : chunkTerms({ title: doc.title, author: doc.author, tags: c.tags, content: c.content })),
         created_at: c.createdAt ? Timestamp.fromDate(c.createdAt) : docCreated,
         updated_at: nowTs,
       });
@@ -345,6 +354,10 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
   const generation = (old?.generation as number | undefined) ?? 0;
   const writes = plan.write.length + plan.remove.length + plan.renumber.length + 2;
   const inline = writes <= (opts.maxSwitchWrites ?? MAX_SWITCH_WRITES);
+  // Kept chunks indexed by an older word analysis are re-indexed after the switch; until then the
+  // manifest keeps the old version, so a crash in between is finished by the next import.
+  const written = new Set(plan.write.map((c) => c.id));
+  const stale = old && old.lexical_version !== LEXICAL_VERSION ? plan.live.filter((id) => !written.has(id)) : [];
   const status = await db.runTransaction(async (tx) => {
     const current = await tx.get(ref);
     if (((current.get("generation") as number | undefined) ?? 0) !== generation || current.exists !== !!old) {
@@ -372,6 +385,7 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
       publish: inline ? [] : plan.write.map((c) => c.id),
       remove: inline ? [] : plan.remove,
       reindex: !inline && plan.renumber.length > 0,
+      lexical_version: stale.length ? (old?.lexical_version ?? 0) : LEXICAL_VERSION,
       created_at: firstSeen,
       updated_at: nowTs,
     };
@@ -380,6 +394,10 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
     return old ? ("updated" as const) : ("imported" as const);
   });
   if (!inline) await rollForward(ref, doc.title, opts);
+  if (stale.length) {
+    await reindexTerms(stale, opts);
+    await ref.update({ lexical_version: LEXICAL_VERSION });
+  }
   opts.onProgress?.({ type: "document", title: doc.title, status, chunks: plan.live.length });
   return { parent_doc_id: parentId, title: doc.title, status, chunks: plan.live.length, written: plan.write.length };
 }
@@ -449,6 +467,25 @@ async function rollForward(ref: DocumentReference, title: string, opts: ImportOp
     opts.onProgress?.({ type: "writing", title, stage: "roll-forward", done: Math.min(i + size, ops.length), total: ops.length });
   }
   await ref.update({ publish: [], remove: [], reindex: false });
+}
+
+/** Writes the lexical index entries of stored chunks again from their stored fields (chunks already gone are skipped). */
+async function reindexTerms(ids: string[], opts: ImportOptions): Promise<void> {
+  const { db } = opts;
+  const size = Math.max(1, opts.writeBatch ?? WRITE_BATCH);
+  for (let i = 0; i < ids.length; i += size) {
+    const refs = ids.slice(i, i + size).map((id) => db.collection(KB_ITEMS).doc(id));
+    const snaps = await db.getAll(...refs, { fieldMask: ["title", "author", "tags", "content"] });
+    const batch = db.batch();
+    let n = 0;
+    for (const snap of snaps) {
+      if (!snap.exists) continue;
+      const d = snap.data()!;
+      batch.update(snap.ref, { ...chunkTerms({ title: d.title ?? "", author: d.author ?? "", tags: d.tags ?? [], content: d.content ?? "" }) });
+      n++;
+    }
+    if (n) await batch.commit();
+  }
 }
 
 /** Pending chunks of this document left by an import that failed before its switch. */
