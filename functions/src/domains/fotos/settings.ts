@@ -8,6 +8,8 @@ export const DEFAULT_SETTINGS = {
     defaultMode: "fullscreen",
     delayMs: 0,
     format: "png",
+    /** The desktop agent redacts PII (OCR + detection + boxes) before the image leaves the computer. */
+    redactBeforeUpload: false,
   },
   annotation: {
     color: "#FF0000",
@@ -24,6 +26,8 @@ export const DEFAULT_SETTINGS = {
   ui: {
     theme: "system",
     language: "en",
+    /** The person's country (ISO 3166 alpha-2): the national phone number forms redaction reads first. */
+    region: "US",
     notifications: true,
   },
 };

@@ -1,9 +1,20 @@
-// Covers detected PII so it cannot be read back: a solid fill over each box, padded a little
-// (OCR boxes hug the glyphs; anti-aliased edges and descenders must go too). A blur is not
-// redaction: blurred text can often be recovered.
+// Covers detected PII so it cannot be read back: a solid fill over each box with a margin (OCR
+// boxes hug the glyphs and can be a little short; anti-aliased edges, descenders and a character
+// OCR missed at either end must go too). Solid, not blurred: blurred or pixelated text can often
+// be read back (by eye for large text, or by matching candidate strings rendered and blurred the
+// same way), and a fill leaves nothing to recover.
 import type { Detection } from "./detect.js";
 
 const FILL = "#000000";
+
+/** The rectangle a detection is covered with: its box plus a margin, clipped to the image. */
+export function coverBox(d: Detection, width: number, height: number): { x: number; y: number; w: number; h: number } {
+  const padY = Math.max(3, Math.round(d.h * 0.3));
+  const padX = Math.max(4, Math.round(d.h * 0.6));
+  const x = Math.max(0, d.x - padX);
+  const y = Math.max(0, d.y - padY);
+  return { x, y, w: Math.min(width, d.x + d.w + padX) - x, h: Math.min(height, d.y + d.h + padY) - y };
+}
 
 /** The redacted image; the input itself when there is nothing to cover. */
 export async function redact(png: Buffer, detections: Detection[]): Promise<Buffer> {
@@ -13,14 +24,9 @@ export async function redact(png: Buffer, detections: Detection[]): Promise<Buff
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
   const rects = detections
-    .map((d) => {
-      const pad = Math.max(3, Math.round(d.h * 0.2));
-      const x = Math.max(0, d.x - pad);
-      const y = Math.max(0, d.y - pad);
-      const w = Math.min(width, d.x + d.w + pad) - x;
-      const h = Math.min(height, d.y + d.h + pad) - y;
-      return w > 0 && h > 0 ? `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${FILL}"/>` : "";
-    })
+    .map((d) => coverBox(d, width, height))
+    .filter((r) => r.w > 0 && r.h > 0)
+    .map((r) => `<rect x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" fill="${FILL}"/>`)
     .join("");
   const overlay = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${rects}</svg>`);
   return sharp(png).composite([{ input: overlay, top: 0, left: 0 }]).png().toBuffer();

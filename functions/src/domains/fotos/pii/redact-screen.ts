@@ -1,0 +1,37 @@
+// The whole redaction of one screenshot, the same wherever it runs (the fotos function, and the
+// desktop agent before an upload): OCR → detection → solid boxes → OCR of the redacted image once
+// more → whatever still matches is covered too. The result says whether that second reading came
+// back clean. No Firebase here: the agent bundles this file with the OCR engine it is given.
+import type { OcrEngine, OcrResult } from "../../../platform/ocr.js";
+import { detectPii, type DetectOptions, type Detection } from "./detect.js";
+import { redact } from "./redact.js";
+
+export interface RedactionResult {
+  /** The redacted PNG; the input itself when nothing was found. */
+  png: Buffer;
+  /** Everything covered: the first reading's detections, then the re-check's. */
+  detections: Detection[];
+  /**
+   * The re-check: OCR of the redacted image read no PII (`clean`), or it found more, which was
+   * covered too (`found` items). Not run when the first reading found nothing (the image is unchanged).
+   */
+  recheck: { ran: boolean; clean: boolean; found: number };
+}
+
+export interface RedactOptions extends DetectOptions {
+  /** The first reading, when the caller already has it (the function's OCR cache). */
+  ocr?: OcrResult;
+}
+
+export async function redactScreenshot(engine: OcrEngine, png: Buffer, opts: RedactOptions = {}): Promise<RedactionResult> {
+  const first = opts.ocr ?? (await engine.recognize(png, "eng"));
+  const detections = await detectPii(first, opts);
+  if (!detections.length) return { png, detections, recheck: { ran: false, clean: true, found: 0 } };
+  let redacted = await redact(png, detections);
+  const again = await detectPii(await engine.recognize(redacted, "eng"), opts);
+  if (again.length) {
+    redacted = await redact(redacted, again);
+    detections.push(...again);
+  }
+  return { png: redacted, detections, recheck: { ran: true, clean: again.length === 0, found: again.length } };
+}
