@@ -7,19 +7,12 @@ import type { RequestContext } from "../../mcp/define.js";
 import { envNumber } from "../../mcp/env.js";
 import { invalidInput, timedOut, ToolError, unauthenticated, unavailable } from "../../mcp/errors.js";
 import { agents, agentsOf, createRequest, failIfOpen, isOnline, requests, toAgent, toRequest, type Agent, type CaptureRequest } from "./agents/registry.js";
-import { loadScreenshot, type CaptureMode, type ScreenshotMeta } from "./store.js";
+import { loadScreenshot, MAX_DELAY_MS, type CaptureArgs, type ScreenshotMeta } from "./store.js";
+
+export { MAX_DELAY_MS, type CaptureArgs };
 
 /** How long a capture may take besides its delay (FOTOS_CAPTURE_TIMEOUT_MS, default 30 s). */
 export const CAPTURE_TIMEOUT_MS = envNumber("FOTOS_CAPTURE_TIMEOUT_MS", 30_000, { min: 1000 });
-/** Longest delay_ms accepted (5 minutes: Claude's clients give a call about 300 s). */
-export const MAX_DELAY_MS = 240_000;
-
-export interface CaptureArgs {
-  mode?: CaptureMode;
-  monitor_index?: number;
-  window_title?: string;
-  delay_ms?: number;
-}
 
 export interface Captured {
   meta: ScreenshotMeta;

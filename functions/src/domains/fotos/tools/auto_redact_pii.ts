@@ -1,11 +1,9 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { ocrScreenshot } from "../ocr-cache.js";
 import { detectPii, PII_TYPES } from "../pii/detect.js";
 import { redact } from "../pii/redact.js";
+import { backendOf } from "../backend.js";
 import { modelImageContent } from "../image.js";
-import { loadScreenshot, saveScreenshot } from "../store.js";
-import { uidOf } from "../source.js";
 
 export const autoRedactPiiTool = tool(
   {
@@ -27,9 +25,9 @@ export const autoRedactPiiTool = tool(
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   },
   async ({ screenshot_id }, ctx) => {
-    const uid = uidOf(ctx);
-    const { meta, png } = await loadScreenshot(uid, screenshot_id);
-    const { result } = await ocrScreenshot(uid, meta, png, "eng");
+    const fotos = backendOf(ctx);
+    const { meta, png } = await fotos.load(screenshot_id);
+    const { result } = await fotos.ocr(meta, png, "eng");
     const detections = detectPii(result);
     if (!detections.length) {
       return {
@@ -39,7 +37,7 @@ export const autoRedactPiiTool = tool(
       };
     }
     const redactedPng = await redact(png, detections);
-    const copy = await saveScreenshot(uid, redactedPng, { mode: "redacted", sourceId: screenshot_id });
+    const copy = await fotos.save(redactedPng, { mode: "redacted", sourceId: screenshot_id });
     const counts = Object.entries(detections.reduce<Record<string, number>>((acc, d) => ({ ...acc, [d.type]: (acc[d.type] ?? 0) + 1 }), {}))
       .map(([type, n]) => `${n} ${type}`)
       .join(", ");
