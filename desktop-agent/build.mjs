@@ -31,6 +31,18 @@ const forbidServerPackages = {
   },
 };
 
+// One MCP SDK in the bundle: the server package the function's code is written against (resolved
+// from functions/), also for the agent's own imports of it, so its classes are the same classes.
+const functionsDir = join(root, "../functions");
+const oneServerSdk = {
+  name: "one-server-sdk",
+  setup(b) {
+    b.onResolve({ filter: /^@modelcontextprotocol\/server(\/|$)/ }, (args) =>
+      args.pluginData === "one-server-sdk" ? undefined : b.resolve(args.path, { resolveDir: functionsDir, kind: args.kind, pluginData: "one-server-sdk" }),
+    );
+  },
+};
+
 await rm(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -41,7 +53,7 @@ await build({
   format: "esm",
   target: "node20",
   external: [...external, ...unused],
-  plugins: [forbidServerPackages],
+  plugins: [forbidServerPackages, oneServerSdk],
   // CommonJS packages bundled into an ES module still call require() for Node's built-ins.
   banner: { js: 'import { createRequire as __bundleRequire } from "node:module"; const require = __bundleRequire(import.meta.url);' },
   // Whitespace only: names stay readable in stack traces.

@@ -7,6 +7,7 @@ import { agentRoutes } from "./agents/routes.js";
 import { provideBackend } from "./backend.js";
 import { cloudBackend } from "./cloud.js";
 import { fotosServer, VISION_INSTRUCTIONS } from "./definition.js";
+import { localCaptureRoute } from "./routes/local-capture.js";
 import { uploadRoute } from "./routes/upload.js";
 
 provideBackend(cloudBackend);
@@ -21,7 +22,8 @@ export default defineDomain({
     "settings://current holds the user's capture, annotation, AI and UI settings.",
     VISION_INSTRUCTIONS,
   ].join(" "),
-  access: { ...SIGNED_IN, scopes: ["fotos"] },
+  // Besides the user's apps: `fotos-agent mcp` bridged, with the grant the user approved for it.
+  access: { ...SIGNED_IN, accept: [...SIGNED_IN.accept, "device"], devices: ["fotos-mcp"], scopes: ["fotos"] },
   scopes: { fotos: "Take screenshots with your paired desktop agent, and read, annotate and analyse your screenshots" },
-  routes: [...agentRoutes, uploadRoute],
+  routes: [...agentRoutes, uploadRoute, localCaptureRoute],
 });

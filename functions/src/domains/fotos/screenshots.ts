@@ -2,7 +2,7 @@
 // temporary folder of `fotos-agent mcp`): its metadata, capture modes, size limits, the PNG checks
 // every incoming image passes, and the not-found sentence. No storage code here.
 import { envNumber } from "../../mcp/env.js";
-import { invalidInput, ToolError } from "../../mcp/errors.js";
+import { invalidInput, ToolError, unavailable } from "../../mcp/errors.js";
 export const CAPTURE_MODES = ["fullscreen", "monitor", "window"] as const;
 export type CaptureMode = (typeof CAPTURE_MODES)[number];
 export const SCREENSHOT_MODES = [...CAPTURE_MODES, "upload", "annotated", "redacted"] as const;
@@ -92,3 +92,15 @@ export interface CaptureArgs {
 
 /** Longest delay_ms accepted (5 minutes: Claude's clients give a call about 300 s). */
 export const MAX_DELAY_MS = 240_000;
+
+export const windowTitleRequired = () =>
+  invalidInput('Invalid input: window_title is required when mode is "window" (a part of the window\'s title, case-insensitive)');
+
+/** A capture failure in the capturing code's own words; the status says what kind of failure it was. */
+export function captureError(text: string): ToolError {
+  const clean = text.replace(/\s+/g, " ").trim().replace(/[.]$/, "").slice(0, 500);
+  if (/^No window/i.test(clean)) return new ToolError("not_found", clean);
+  if (/display server/i.test(clean)) return unavailable(clean);
+  if (/paused/i.test(clean)) return new ToolError("conflict", clean);
+  return unavailable(clean);
+}
