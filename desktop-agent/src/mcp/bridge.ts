@@ -38,7 +38,7 @@ export class Bridge {
     );
   }
 
-  /** A fresh access token, or the error that says why there is none. */
+  /** A fresh access token for every call (none is kept), or the error that says why there is none. */
   async token(): Promise<string> {
     try {
       return (await this.api.refresh()).accessToken;
