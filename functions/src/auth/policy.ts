@@ -8,7 +8,7 @@ export type CredentialKind =
   /** An access token of a paired device (the desktop agent, the Figma plugin). */
   | "device";
 
-export type DeviceKind = "desktop-agent" | "figma-plugin";
+export type DeviceKind = "desktop-agent" | "figma-plugin" | "fotos-mcp";
 
 export interface AccessPolicy {
   /** Credential kinds accepted; empty = open, no sign-in. */

@@ -22,8 +22,17 @@ import { asToolError, INTERNAL_ERROR_TEXT, invalidInput, ToolError } from "./err
 import type { Logger } from "./log.js";
 import { parseInput, passThrough } from "./validation.js";
 
-/** The deployed package's version is every server's version. */
-export const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
+/**
+ * The deployed package's version is every server's version. Bundled into another package (the
+ * fotos stdio server in fotos-agent) this file is not there: that domain announces its own.
+ */
+export const PACKAGE_VERSION: string = (() => {
+  try {
+    return JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
+  } catch {
+    return "0.0.0";
+  }
+})();
 
 export interface RequestScope {
   caller: Caller | undefined;
@@ -37,7 +46,7 @@ export interface RequestScope {
 
 export function buildServer(domain: DomainDefinition, scope: RequestScope): McpServer {
   const server = new McpServer(
-    { name: domain.serverName ?? `${domain.name}-mcp`, title: domain.title, version: PACKAGE_VERSION, description: domain.description },
+    { name: domain.serverName ?? `${domain.name}-mcp`, title: domain.title, version: domain.version ?? PACKAGE_VERSION, description: domain.description },
     {
       instructions: domain.instructions,
       capabilities: {

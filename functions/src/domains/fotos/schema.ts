@@ -1,6 +1,7 @@
 // Shapes the fotos tools and resources share (structuredContent and resource JSON).
 import { z } from "zod";
-import { SCREENSHOT_MODES } from "./store.js";
+import type { OcrResult } from "../../platform/ocr.js";
+import { SCREENSHOT_MODES } from "./screenshots.js";
 
 export const screenshotMetaSchema = z.object({
   id: z.string().describe("Screenshot id (UUID); read screenshots://{id} for the full-resolution PNG"),
@@ -16,3 +17,6 @@ export const screenshotMetaSchema = z.object({
 });
 
 export const screenshotUri = (id: string) => `screenshots://${id}`;
+
+/** OCR as the tool and resource return it: no line indexes. */
+export const publicOcr = (r: OcrResult) => ({ language: r.language, engine: r.engine, text: r.text, regions: r.regions });

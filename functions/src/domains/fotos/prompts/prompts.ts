@@ -4,9 +4,8 @@
 import type { GetPromptResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { prompt, type RequestContext } from "../../../mcp/define.js";
+import { backendOf } from "../backend.js";
 import { modelImageContent } from "../image.js";
-import { listScreenshots, loadScreenshot } from "../store.js";
-import { uidOf } from "../source.js";
 
 export const DESCRIBE_UI = "Describe the UI elements visible in this screenshot: windows, panels, controls (buttons, inputs, menus, tabs), their labels and states, and how the layout is organised.";
 export const EXTRACT_CODE = "Extract all code visible in this screenshot. Return only the code, properly formatted (indentation preserved, in a fenced block with the language named), with no commentary.";
@@ -17,10 +16,10 @@ export const ACCESSIBILITY_AUDIT =
 
 const screenshotArg = z.string().min(1).max(100).describe("ID of the screenshot");
 const completeIds = async (prefix: string, ctx: RequestContext) =>
-  (await listScreenshots(uidOf(ctx), 20)).map((m) => m.id).filter((id) => id.startsWith(prefix));
+  (await backendOf(ctx).list(20)).map((m) => m.id).filter((id) => id.startsWith(prefix));
 
 async function withScreenshot(ctx: RequestContext, id: string, description: string, instruction: string): Promise<GetPromptResult> {
-  const { png } = await loadScreenshot(uidOf(ctx), id);
+  const { png } = await backendOf(ctx).load(id);
   return {
     description,
     messages: [

@@ -1,7 +1,6 @@
 // settings://current: the user's Fotos settings (capture, annotation, ai, ui), or the defaults.
 import { staticResource } from "../../../mcp/define.js";
-import { unauthenticated } from "../../../mcp/errors.js";
-import { readSettings } from "../settings.js";
+import { backendOf } from "../backend.js";
 
 export const currentSettings = staticResource(
   {
@@ -12,8 +11,7 @@ export const currentSettings = staticResource(
     mimeType: "application/json",
   },
   async (uri, ctx) => {
-    if (!ctx.caller) throw unauthenticated();
-    const settings = await readSettings(ctx.caller.uid);
+    const settings = await backendOf(ctx).settings();
     return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(settings, null, 2) }] };
   },
 );

@@ -1,13 +1,10 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
 import { ocrEngine } from "../../../platform/ocr.js";
-import { ocrScreenshot } from "../ocr-cache.js";
 import { PII_TYPES, type Detection } from "../pii/detect.js";
 import { redactScreenshot } from "../pii/redact-screen.js";
 import { modelImageContent } from "../image.js";
-import { readSettings } from "../settings.js";
-import { loadScreenshot, saveScreenshot } from "../store.js";
-import { uidOf } from "../source.js";
+import { backendOf } from "../backend.js";
 
 const detection = z.object({ type: z.enum(PII_TYPES), x: z.number(), y: z.number(), w: z.number(), h: z.number() });
 
@@ -34,9 +31,9 @@ export const autoRedactPiiTool = tool(
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   },
   async ({ screenshot_id }, ctx) => {
-    const uid = uidOf(ctx);
-    const [{ meta, png }, settings] = await Promise.all([loadScreenshot(uid, screenshot_id), readSettings(uid)]);
-    const { result } = await ocrScreenshot(uid, meta, png, "eng");
+    const fotos = backendOf(ctx);
+    const [{ meta, png }, settings] = await Promise.all([fotos.load(screenshot_id), fotos.settings()]);
+    const { result } = await fotos.ocr(meta, png, "eng");
     const out = await redactScreenshot(await ocrEngine(), png, { ocr: result, region: settings.ui.region });
     if (!out.detections.length) {
       return {
@@ -45,7 +42,7 @@ export const autoRedactPiiTool = tool(
         content: [await modelImageContent(png)],
       };
     }
-    const copy = await saveScreenshot(uid, out.png, { mode: "redacted", sourceId: screenshot_id });
+    const copy = await fotos.save(out.png, { mode: "redacted", sourceId: screenshot_id });
     const recheck = out.recheck.clean ? ("clean" as const) : ("found_more" as const);
     const checked = out.recheck.clean
       ? "A second OCR of the redacted copy read no personal data."

@@ -2,10 +2,10 @@
 // the function stores the original and answers with a copy sized for the model.
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { captureScreenshot, MAX_DELAY_MS } from "../capture.js";
+import { backendOf } from "../backend.js";
 import { modelImageContent } from "../image.js";
 import { screenshotMetaSchema, screenshotUri } from "../schema.js";
-import { CAPTURE_MODES } from "../store.js";
+import { CAPTURE_MODES, MAX_DELAY_MS } from "../screenshots.js";
 
 export const takeScreenshot = tool(
   {
@@ -29,7 +29,7 @@ export const takeScreenshot = tool(
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   async (input, ctx) => {
-    const { meta, png, agent, otherAgents } = await captureScreenshot(ctx, input);
+    const { meta, png, agent, otherAgents } = await backendOf(ctx).capture(input, ctx);
     const image = await modelImageContent(png);
     const what = meta.mode === "monitor" ? `monitor ${meta.monitorIndex}` : meta.mode === "window" ? `window matching "${meta.windowTitle}"` : "fullscreen";
     const others = otherAgents.length ? ` Other online agents (not used): ${otherAgents.map((n) => `"${n}"`).join(", ")}; the most recently active one captures.` : "";
