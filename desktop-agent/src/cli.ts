@@ -5,6 +5,7 @@
 //             autostart enable|disable
 //             mcp [--standalone | --bridged]   the fotos MCP server over stdio (also the `fotos-mcp` bin)
 //             mcp pair --server <fotos URL>    lets `mcp` work with your fotos function (bridged mode)
+//             redact <in.png> <out.png> [--region GB]   the redaction captures get before upload, on a file
 import { Agent } from "./agent.js";
 import { FotosApi, RevokedError } from "./api.js";
 import { autostartEnabled, autostartPath, disableAutostart, enableAutostart } from "./autostart.js";
@@ -29,6 +30,7 @@ const USAGE = `fotos-agent ${AGENT_VERSION}
   fotos-agent autostart enable | disable
   fotos-agent mcp [--standalone | --bridged]     MCP server over stdio, for Claude Desktop, Cursor… (also: fotos-mcp)
   fotos-agent mcp pair --server <fotos URL> [--name <name>]
+  fotos-agent redact <in.png> <out.png> [--region GB]   redact personal data in a PNG here, as captures are before upload
 Credential file: ${credentialsPath()} (FOTOS_AGENT_HOME moves it)
 `;
 
@@ -125,6 +127,14 @@ async function main(argv: string[]): Promise<void> {
       if (unknown.length) throw new Error(`unknown option ${unknown[0]}: use fotos-agent mcp [--standalone | --bridged], or fotos-agent mcp pair --server <fotos URL>`);
       if (args.includes("--standalone") && args.includes("--bridged")) throw new Error("choose one of --standalone and --bridged");
       await serveMcp({ standalone: args.includes("--standalone"), bridged: args.includes("--bridged") });
+      return;
+    }
+    case "redact": {
+      const [input, output] = args.filter((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--"));
+      if (!input || !output) throw new Error("use: fotos-agent redact <in.png> <out.png> [--region GB]");
+      const { redactFile } = await import("./redact-file.js");
+      const runs = Number(flag(args, "runs") ?? 1);
+      process.stdout.write(`${JSON.stringify(await redactFile(input, output, { region: flag(args, "region") ?? "US", runs }))}\n`);
       return;
     }
     case "--version":

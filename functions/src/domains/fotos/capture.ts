@@ -80,6 +80,7 @@ export async function captureScreenshot(ctx: RequestContext, args: CaptureArgs):
       ...(mode === "monitor" ? { monitorIndex: args.monitor_index ?? 0 } : {}),
       ...(mode === "window" ? { windowTitle: args.window_title!.trim() } : {}),
       delayMs,
+      ...(args.redact ? { redact: args.redact } : {}),
     },
     budget,
   );

@@ -2,6 +2,14 @@
 import { z } from "zod";
 import type { OcrResult } from "../../platform/ocr.js";
 import { SCREENSHOT_MODES } from "./screenshots.js";
+import { PII_TYPES, RECHECK, REDACTED_WHERE } from "./pii/types.js";
+
+export const detectionSchema = z.object({ type: z.enum(PII_TYPES), x: z.number(), y: z.number(), w: z.number(), h: z.number() });
+export const redactionSchema = z.object({
+  where: z.enum(REDACTED_WHERE).describe("device: redacted on the user's computer before upload (the unredacted image never left it); function: a redacted copy made by auto_redact_pii"),
+  detections: z.array(detectionSchema).describe("What was covered: type and box (pixels), never the text"),
+  recheck: z.enum(RECHECK).describe("OCR of the redacted image: clean, found_more (covered too), not_needed (nothing was found)"),
+});
 
 export const screenshotMetaSchema = z.object({
   id: z.string().describe("Screenshot id (UUID); read screenshots://{id} for the full-resolution PNG"),
@@ -14,6 +22,7 @@ export const screenshotMetaSchema = z.object({
   sourceId: z.string().optional().describe("The screenshot this one was made from (annotated, redacted)"),
   bytes: z.number().int().describe("Size of the original PNG"),
   expiresAt: z.string().describe("When it will be deleted (ISO 8601)"),
+  redaction: redactionSchema.optional().describe("Set when PII was redacted"),
 });
 
 export const screenshotUri = (id: string) => `screenshots://${id}`;

@@ -3,6 +3,8 @@
 // every incoming image passes, and the not-found sentence. No storage code here.
 import { envNumber } from "../../mcp/env.js";
 import { invalidInput, ToolError, unavailable } from "../../mcp/errors.js";
+import type { RedactionInfo } from "./pii/types.js";
+
 export const CAPTURE_MODES = ["fullscreen", "monitor", "window"] as const;
 export type CaptureMode = (typeof CAPTURE_MODES)[number];
 export const SCREENSHOT_MODES = [...CAPTURE_MODES, "upload", "annotated", "redacted"] as const;
@@ -23,6 +25,8 @@ export interface ScreenshotMeta {
   bytes: number;
   /** When the screenshot and its image are deleted (ISO 8601). */
   expiresAt: string;
+  /** Set when PII was redacted: where, what was found (types and boxes), the re-check. */
+  redaction?: RedactionInfo;
 }
 
 export interface NewScreenshot {
@@ -30,6 +34,7 @@ export interface NewScreenshot {
   monitorIndex?: number;
   windowTitle?: string;
   sourceId?: string;
+  redaction?: RedactionInfo;
 }
 
 /** Days a screenshot is kept before the scheduled cleanup deletes it (FOTOS_RETENTION_DAYS, default 7). */
@@ -88,6 +93,8 @@ export interface CaptureArgs {
   monitor_index?: number;
   window_title?: string;
   delay_ms?: number;
+  /** Redact PII on the computer before the image leaves it (the desktop agent); `region` for phone numbers. */
+  redact?: { region: string };
 }
 
 /** Longest delay_ms accepted (5 minutes: Claude's clients give a call about 300 s). */

@@ -28,6 +28,7 @@ function toMeta(id: string, d: DocumentData): ScreenshotMeta {
   if (typeof d.monitorIndex === "number") meta.monitorIndex = d.monitorIndex;
   if (typeof d.windowTitle === "string") meta.windowTitle = d.windowTitle;
   if (typeof d.sourceId === "string") meta.sourceId = d.sourceId;
+  if (d.redaction && typeof d.redaction === "object") meta.redaction = d.redaction as ScreenshotMeta["redaction"];
   return meta;
 }
 
@@ -49,6 +50,7 @@ export async function saveScreenshot(uid: string, png: Buffer, meta: NewScreensh
     monitorIndex: meta.monitorIndex,
     windowTitle: meta.windowTitle,
     sourceId: meta.sourceId,
+    ...(meta.redaction ? { redaction: meta.redaction } : {}),
     bytes: png.length,
     expiresAt,
     storagePath: path,

@@ -9,7 +9,9 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { z } from "zod";
 import { device, type HttpRequest, type HttpRoute, type RequestContext } from "../../../mcp/define.js";
-import { conflict, forbidden, ToolError, unauthenticated } from "../../../mcp/errors.js";
+import { conflict, forbidden, invalidInput, ToolError, unauthenticated } from "../../../mcp/errors.js";
+import { RECHECK, type RedactionInfo } from "../pii/types.js";
+import { detectionSchema } from "../schema.js";
 import { inputError } from "../../../mcp/validation.js";
 import { firestore } from "../../../platform/firebase.js";
 import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
@@ -37,6 +39,22 @@ const report = z.object({
   heartbeatMs: z.number().int().min(250).max(300_000).default(10_000),
 });
 const requestId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/);
+/** ?redaction=<JSON>: what the agent found and covered before upload (types and boxes, never the text). */
+const deviceRedactionQuery = z.object({
+  detections: z.array(detectionSchema).max(2000),
+  recheck: z.enum(RECHECK),
+});
+
+function deviceRedaction(raw: unknown): RedactionInfo | undefined {
+  if (raw === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(String(raw));
+  } catch {
+    throw invalidInput("redaction must be JSON: {detections: [{type, x, y, w, h}], recheck}");
+  }
+  return { where: "device", ...parse(deviceRedactionQuery, json) };
+}
 
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = schema.safeParse(body ?? {});
@@ -134,6 +152,7 @@ export const agentRoutes: HttpRoute[] = [
         monitorIndex: claimed.monitorIndex,
         windowTitle: claimed.windowTitle,
         delayMs: claimed.delayMs,
+        ...(claimed.redact ? { redact: claimed.redact } : {}),
         expiresAt: claimed.expiresAt.toISOString(),
       });
     },
@@ -153,7 +172,15 @@ export const agentRoutes: HttpRoute[] = [
       // A retry after a lost response: answer with what was stored the first time.
       if (r.status === "done" && r.screenshotId) return ok({ screenshotId: r.screenshotId, duplicate: true });
       if (r.status !== "claimed" && r.status !== "pending") throw conflict(`This capture request is ${r.status}: nothing was stored`);
+      const redaction = deviceRedaction(req.query.redaction);
+      if (r.redact && !redaction) {
+        // Never stored: the person asked for the image not to leave the computer unredacted.
+        const error = `The Fotos agent on "${agent.name}" sent the capture without redacting it on the device, so it was not stored: update the agent (npx fotos-agent@latest run) and try again`;
+        await failIfOpen(id, error);
+        throw conflict(error);
+      }
       const meta = await saveScreenshot(agent.owner, png, {
+        ...(redaction ? { redaction } : {}),
         mode: r.mode,
         ...(r.monitorIndex !== undefined ? { monitorIndex: r.monitorIndex } : {}),
         ...(r.windowTitle !== undefined ? { windowTitle: r.windowTitle } : {}),

@@ -12,19 +12,12 @@ import { phoneRegions, phoneSpans } from "./phones.js";
 import { EXTRA_SECRET_PATTERNS, highEntropyTokens, maintainedSecrets } from "./secrets.js";
 import { regexSpans, type Span } from "./spans.js";
 
-export const PII_TYPES = ["email", "phone", "ssn", "credit_card", "api_key", "ip_address"] as const;
-export type PiiType = (typeof PII_TYPES)[number];
+import type { Detection, PiiType } from "./types.js";
+
+export { PII_TYPES, type Detection, type PiiType } from "./types.js";
 
 export interface PiiMatch extends Span {
   type: PiiType;
-}
-
-export interface Detection {
-  type: PiiType;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
 }
 
 export interface DetectOptions {
@@ -105,6 +98,20 @@ export function digitView(text: string): string {
 }
 const numeric = (find: (text: string) => Span[]) => (text: string) => find(digitView(text));
 
+/** Provider formats only (not `name = value` assignments): what is tried across a line break. */
+const PROVIDER_PATTERNS = EXTRA_SECRET_PATTERNS.slice(0, -1);
+
+/**
+ * What is tried across a line break: formats that cannot start or end by accident where one line
+ * meets the next (a provider's key, an email, a Luhn-valid card). Generic secrets and phones are
+ * left out: two ordinary lines glued together look like them too often.
+ */
+const WRAPPING: Detector[] = [
+  { type: "api_key", find: (t) => regexSpans(t, PROVIDER_PATTERNS), consumes: true },
+  { type: "email", find: (t) => regexSpans(t, [EMAIL]), consumes: true },
+  { type: "credit_card", find: numeric(creditCards), consumes: true },
+];
+
 function detectors(opts: DetectOptions): Detector[] {
   const regions = phoneRegions(opts.region);
   return [
@@ -121,12 +128,12 @@ function detectors(opts: DetectOptions): Detector[] {
 const blank = (text: string, s: Span) => text.slice(0, s.start) + "\u2588".repeat(s.end - s.start) + text.slice(s.end);
 
 /** Every match of the per-line detectors in `text`; `secrets` are spans already known to be secrets. */
-function matchLine(text: string, opts: DetectOptions, secrets: Span[] = []): PiiMatch[] {
+function matchLine(text: string, opts: DetectOptions, secrets: Span[] = [], only?: Detector[]): PiiMatch[] {
   const matches: PiiMatch[] = secrets.map((s) => ({ type: "api_key", ...s }));
   let consumed = text;
   let outsideSecrets = text;
   for (const s of secrets) consumed = blank(consumed, s);
-  for (const d of detectors(opts)) {
+  for (const d of only ?? detectors(opts)) {
     const source = d.insideSecrets ? outsideSecrets : consumed;
     for (const s of d.find(source)) {
       if (s.end <= s.start || /\u2588/.test(consumed.slice(s.start, s.end)) && !d.insideSecrets) continue;
@@ -170,16 +177,16 @@ export async function detectPii(ocr: OcrResult, opts: DetectOptions = {}): Promi
   texts.forEach((t, l) => {
     for (const m of matchLine(t.text, opts, secretsByLine[l])) pieces.push({ line: l, span: m, type: m.type });
   });
-  // Neighbouring lines joined (with and without a space): an item that wraps, or that OCR put on
-  // two lines, is one match across the junction.
+  // A line that wraps into the next, joined: an item cut by the wrap (or by OCR) is one match
+  // across the junction.
   for (let l = 0; l + 1 < texts.length; l++) {
     const a = texts[l]!.text;
     const b = texts[l + 1]!.text;
-    if (!a || !b || !adjacent(ocr, ocr.lines[l]!, ocr.lines[l + 1]!)) continue;
-    for (const sep of ["", " "]) {
+    if (!a || !b || !wraps(ocr, l)) continue;
+    for (const sep of [""]) {
       const joined = a + sep + b;
       const junction = a.length;
-      for (const m of matchLine(joined, opts)) {
+      for (const m of matchLine(joined, opts, [], WRAPPING)) {
         if (!(m.start < junction && m.end > junction + sep.length)) continue;
         const first = { start: m.start, end: junction };
         const second = { start: 0, end: m.end - junction - sep.length };
@@ -201,7 +208,18 @@ export async function detectPii(ocr: OcrResult, opts: DetectOptions = {}): Promi
       return from < span.end && to > span.start;
     });
     if (!words.length) continue;
-    const boxes = words.map((i) => ocr.regions[i]!);
+    // A word the match covers only in part (`DB_PASSWORD=hunter2`, `user@10.0.0.5:5432`) is cut at
+    // the match's characters, assuming even character widths, widened by one character each side.
+    const boxes = words.map((i) => {
+      const r = ocr.regions[i]!;
+      const from = starts[line.indexOf(i)]!;
+      const chars = Math.max(1, r.text.length);
+      const a = Math.max(0, span.start - from - 1);
+      const b = Math.min(chars, span.end - from + 1);
+      if (a === 0 && b === chars) return r;
+      const charW = r.w / chars;
+      return { x: r.x + Math.floor(a * charW), y: r.y, w: Math.ceil((b - a) * charW), h: r.h };
+    });
     const x = Math.min(...boxes.map((b) => b.x));
     const y = Math.min(...boxes.map((b) => b.y));
     const right = Math.max(...boxes.map((b) => b.x + b.w));
@@ -215,16 +233,23 @@ export async function detectPii(ocr: OcrResult, opts: DetectOptions = {}): Promi
   return detections;
 }
 
-/** Two lines one below the other, close enough to be one paragraph (a wrapped value). */
-function adjacent(ocr: OcrResult, a: number[], b: number[]): boolean {
-  const box = (line: number[]) => {
+/**
+ * Whether line `l` wraps into line `l + 1`: the next one starts right below it, in the same column,
+ * and line `l` runs to the right edge of its block (as far as its neighbours, within a character).
+ */
+function wraps(ocr: OcrResult, l: number): boolean {
+  const box = (line: number[] | undefined) => {
+    if (!line?.length) return undefined;
     const rs = line.map((i) => ocr.regions[i]!);
     const x = Math.min(...rs.map((r) => r.x));
     const y = Math.min(...rs.map((r) => r.y));
     return { x, y, right: Math.max(...rs.map((r) => r.x + r.w)), bottom: Math.max(...rs.map((r) => r.y + r.h)) };
   };
-  const A = box(a);
-  const B = box(b);
+  const A = box(ocr.lines[l])!;
+  const B = box(ocr.lines[l + 1])!;
+  const before = box(ocr.lines[l - 1]);
   const h = Math.max(A.bottom - A.y, B.bottom - B.y, 1);
-  return B.y >= A.y && B.y - A.bottom < h * 1.5 && B.x < A.right && A.x < B.right;
+  const sameColumn = (o: { x: number; right: number }) => Math.abs(o.x - A.x) <= h;
+  const widest = Math.max(B.right, before && sameColumn(before) && A.y - before.bottom < h * 1.5 ? before.right : 0);
+  return B.y >= A.y && B.y - A.bottom < h * 1.5 && Math.abs(B.x - A.x) <= h && A.right >= widest - h;
 }

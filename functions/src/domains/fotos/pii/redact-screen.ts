@@ -5,6 +5,7 @@
 import type { OcrEngine, OcrResult } from "../../../platform/ocr.js";
 import { detectPii, type DetectOptions, type Detection } from "./detect.js";
 import { redact } from "./redact.js";
+import type { RedactionInfo } from "./types.js";
 
 export interface RedactionResult {
   /** The redacted PNG; the input itself when nothing was found. */
@@ -17,6 +18,13 @@ export interface RedactionResult {
    */
   recheck: { ran: boolean; clean: boolean; found: number };
 }
+
+/** What a stored screenshot records about its redaction. */
+export const redactionInfo = (where: RedactionInfo["where"], r: RedactionResult): RedactionInfo => ({
+  where,
+  detections: r.detections,
+  recheck: !r.recheck.ran ? "not_needed" : r.recheck.clean ? "clean" : "found_more",
+});
 
 export interface RedactOptions extends DetectOptions {
   /** The first reading, when the caller already has it (the function's OCR cache). */

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
 import { ocrEngine } from "../../../platform/ocr.js";
-import { PII_TYPES, type Detection } from "../pii/detect.js";
-import { redactScreenshot } from "../pii/redact-screen.js";
+import { PII_TYPES } from "../pii/types.js";
+import { summarize } from "../pii/summary.js";
+import { redactionInfo, redactScreenshot } from "../pii/redact-screen.js";
 import { modelImageContent } from "../image.js";
+import { detectionSchema } from "../schema.js";
 import { backendOf } from "../backend.js";
 
-const detection = z.object({ type: z.enum(PII_TYPES), x: z.number(), y: z.number(), w: z.number(), h: z.number() });
 
 export const autoRedactPiiTool = tool(
   {
@@ -23,7 +24,7 @@ export const autoRedactPiiTool = tool(
       screenshot_id: z.string().describe("ID of the redacted copy (the original's id when nothing was found)"),
       source_id: z.string(),
       redacted: z.boolean(),
-      detections: z.array(detection),
+      detections: z.array(detectionSchema),
       recheck: z
         .enum(["clean", "found_more", "not_needed"])
         .describe("OCR of the redacted image: clean (no PII read back), found_more (more was found and covered too), not_needed (nothing was found, nothing changed)"),
@@ -42,7 +43,7 @@ export const autoRedactPiiTool = tool(
         content: [await modelImageContent(png)],
       };
     }
-    const copy = await fotos.save(out.png, { mode: "redacted", sourceId: screenshot_id });
+    const copy = await fotos.save(out.png, { mode: "redacted", sourceId: screenshot_id, redaction: redactionInfo("function", out) });
     const recheck = out.recheck.clean ? ("clean" as const) : ("found_more" as const);
     const checked = out.recheck.clean
       ? "A second OCR of the redacted copy read no personal data."
@@ -54,11 +55,3 @@ export const autoRedactPiiTool = tool(
     };
   },
 );
-
-/** "3 items (1 email, 2 phone)". */
-export function summarize(detections: Detection[]): string {
-  const counts = Object.entries(detections.reduce<Record<string, number>>((acc, d) => ({ ...acc, [d.type]: (acc[d.type] ?? 0) + 1 }), {}))
-    .map(([type, n]) => `${n} ${type}`)
-    .join(", ");
-  return `${detections.length} item${detections.length === 1 ? "" : "s"} (${counts})`;
-}
