@@ -59,7 +59,7 @@ SLACK_BOT=${p("api_key", "xoxb-2214567890-4312098765432-Qx7LmN2pR8tV5wZ1cB4dF6gH
 STRIPE_KEY=${p("api_key", "sk_live_51HqLyjWDarjtT1zdp7dcQx8vB2")}
 OPENAI_API_KEY=${p("api_key", "sk-proj-Xq3Lm9Rt7Vw2Bz5Nc8Kd4Hf6Jg1Pa0Es")}
 session = "${p("api_key", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1aWQiOjQyfQ.Hk3nV8qW2xZ5cR7tY1uB")}"
-${p("api_key", "-----BEGIN RSA PRIVATE KEY-----")}
+deploy_key: ${p("api_key", "-----BEGIN RSA PRIVATE KEY-----")}
 SESSION_SECRET=${p("api_key", "f7Kq2Lx9Vb4Nz8Rm3Tc6Wp1Yh5Jd0Gs")}
 </pre>`,
     1300,

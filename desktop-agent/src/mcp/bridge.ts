@@ -16,7 +16,7 @@ import type { CaptureArgs, ScreenshotMeta } from "../../../functions/src/domains
 import { FotosApi, RefusedError, RevokedError } from "../api.js";
 import type { Credentials } from "../config.js";
 import { AGENT_VERSION } from "../version.js";
-import { captureHere, thisComputer } from "./local-backend.js";
+import { captureHereRedacted, thisComputer } from "./local-backend.js";
 
 /** The path of the function's route for captures taken here (functions/src/domains/fotos/routes/local-capture.ts). */
 const LOCAL_CAPTURE_PATH = "/captures";
@@ -90,8 +90,9 @@ export class Bridge {
   /** Captures here and stores the PNG with the person's screenshots on the function. */
   async captureAndUpload(args: CaptureArgs, signal: AbortSignal): Promise<{ meta: ScreenshotMeta; png: Buffer }> {
     const mode = args.mode ?? "fullscreen";
-    const png = await captureHere(args, signal);
+    const { png, redaction } = await captureHereRedacted(args, signal);
     const query: Record<string, string> = { mode };
+    if (redaction) query.redaction = JSON.stringify({ detections: redaction.detections, recheck: redaction.recheck });
     if (mode === "monitor") query.monitor_index = String(args.monitor_index ?? 0);
     if (mode === "window" && args.window_title) query.window_title = args.window_title.trim();
     try {

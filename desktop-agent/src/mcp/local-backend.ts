@@ -10,6 +10,8 @@ import { visionAdapter } from "../../../functions/src/platform/vision-llm.js";
 import type { FotosBackend } from "../../../functions/src/domains/fotos/backend.js";
 import { captureError, MAX_DELAY_MS, windowTitleRequired, type CaptureArgs } from "../../../functions/src/domains/fotos/screenshots.js";
 import { settingsFrom } from "../../../functions/src/domains/fotos/settings.js";
+import { redactionInfo, redactScreenshot } from "../../../functions/src/domains/fotos/pii/redact-screen.js";
+import type { RedactionInfo } from "../../../functions/src/domains/fotos/pii/types.js";
 import { captureFullscreen, captureMonitor, captureWindow, CaptureError, hasDisplay, NO_DISPLAY } from "../screens.js";
 import { LocalStore } from "./local-store.js";
 
@@ -33,12 +35,26 @@ export async function captureHere(args: CaptureArgs, signal: AbortSignal): Promi
   }
 }
 
+let redactionOcr: TesseractOcr | undefined;
+
+/**
+ * captureHere, then, when asked (take_screenshot's redact_before_upload), redacted here with the
+ * function's own OCR, detection and redaction, before it is stored or uploaded.
+ */
+export async function captureHereRedacted(args: CaptureArgs, signal: AbortSignal, ocr?: TesseractOcr): Promise<{ png: Buffer; redaction?: RedactionInfo }> {
+  const png = await captureHere(args, signal);
+  if (!args.redact) return { png };
+  const out = await redactScreenshot(ocr ?? (redactionOcr ??= new TesseractOcr()), png, { region: args.redact.region });
+  return { png: out.png, redaction: redactionInfo("device", out) };
+}
+
 export function localBackend(store: LocalStore, ocr: TesseractOcr): (ctx: RequestContext) => FotosBackend {
   return () => ({
     async capture(args, ctx) {
       const mode = args.mode ?? "fullscreen";
-      const png = await captureHere(args, ctx.signal);
+      const { png, redaction } = await captureHereRedacted(args, ctx.signal, ocr);
       const meta = await store.save(png, {
+        ...(redaction ? { redaction } : {}),
         mode,
         ...(mode === "monitor" ? { monitorIndex: args.monitor_index ?? 0 } : {}),
         ...(mode === "window" ? { windowTitle: args.window_title!.trim() } : {}),

@@ -50,6 +50,7 @@ export class LocalStore {
       ...(meta.monitorIndex !== undefined ? { monitorIndex: meta.monitorIndex } : {}),
       ...(meta.windowTitle !== undefined ? { windowTitle: meta.windowTitle } : {}),
       ...(meta.sourceId !== undefined ? { sourceId: meta.sourceId } : {}),
+      ...(meta.redaction ? { redaction: meta.redaction } : {}),
       bytes: png.length,
       expiresAt: new Date(now + MAX_AGE_MS).toISOString(),
     };

@@ -2,7 +2,9 @@
 import { z } from "zod";
 import type { OcrResult } from "../../platform/ocr.js";
 import { SCREENSHOT_MODES } from "./screenshots.js";
-import { PII_TYPES, RECHECK, REDACTED_WHERE } from "./pii/types.js";
+import { PII_TYPES, RECHECK, REDACTED_WHERE, type RedactionInfo } from "./pii/types.js";
+import { invalidInput } from "../../mcp/errors.js";
+import { inputError } from "../../mcp/validation.js";
 
 export const detectionSchema = z.object({ type: z.enum(PII_TYPES), x: z.number(), y: z.number(), w: z.number(), h: z.number() });
 export const redactionSchema = z.object({
@@ -24,6 +26,22 @@ export const screenshotMetaSchema = z.object({
   expiresAt: z.string().describe("When it will be deleted (ISO 8601)"),
   redaction: redactionSchema.optional().describe("Set when PII was redacted"),
 });
+
+/** An upload's ?redaction=<JSON>: what the user's computer found and covered before the upload (types and boxes, never the text). */
+const deviceRedactionQuery = z.object({ detections: z.array(detectionSchema).max(2000), recheck: z.enum(RECHECK) });
+
+export function deviceRedaction(raw: unknown): RedactionInfo | undefined {
+  if (raw === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(String(raw));
+  } catch {
+    throw invalidInput("redaction must be JSON: {detections: [{type, x, y, w, h}], recheck}");
+  }
+  const parsed = deviceRedactionQuery.safeParse(json);
+  if (!parsed.success) throw inputError(parsed.error);
+  return { where: "device", ...parsed.data };
+}
 
 export const screenshotUri = (id: string) => `screenshots://${id}`;
 

@@ -9,9 +9,8 @@
 import { Timestamp } from "firebase-admin/firestore";
 import { z } from "zod";
 import { device, type HttpRequest, type HttpRoute, type RequestContext } from "../../../mcp/define.js";
-import { conflict, forbidden, invalidInput, ToolError, unauthenticated } from "../../../mcp/errors.js";
-import { RECHECK, type RedactionInfo } from "../pii/types.js";
-import { detectionSchema } from "../schema.js";
+import { conflict, forbidden, ToolError, unauthenticated } from "../../../mcp/errors.js";
+import { deviceRedaction } from "../schema.js";
 import { inputError } from "../../../mcp/validation.js";
 import { firestore } from "../../../platform/firebase.js";
 import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
@@ -39,22 +38,6 @@ const report = z.object({
   heartbeatMs: z.number().int().min(250).max(300_000).default(10_000),
 });
 const requestId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/);
-/** ?redaction=<JSON>: what the agent found and covered before upload (types and boxes, never the text). */
-const deviceRedactionQuery = z.object({
-  detections: z.array(detectionSchema).max(2000),
-  recheck: z.enum(RECHECK),
-});
-
-function deviceRedaction(raw: unknown): RedactionInfo | undefined {
-  if (raw === undefined) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(String(raw));
-  } catch {
-    throw invalidInput("redaction must be JSON: {detections: [{type, x, y, w, h}], recheck}");
-  }
-  return { where: "device", ...parse(deviceRedactionQuery, json) };
-}
 
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = schema.safeParse(body ?? {});

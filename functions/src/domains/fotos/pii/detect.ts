@@ -98,6 +98,30 @@ export function digitView(text: string): string {
 }
 const numeric = (find: (text: string) => Span[]) => (text: string) => find(digitView(text));
 
+/**
+ * OCR breaks long tokens at random ("AKIA4HF J2KD7QWX3MZP6", "…Yh5 Jd0Gs"): secret patterns also
+ * run on the line with such breaks closed — a space between two pieces of a token (not words or
+ * plain numbers), one of them with a digit — and their matches are mapped back to the line.
+ */
+const fragment = (piece: string) => piece.length >= 3 && /^[A-Za-z0-9]/.test(piece) && /[A-Za-z0-9]$/.test(piece) && !/^(?:[A-Z]?[a-z]+|[A-Z]+|\d+)$/.test(piece);
+const joinedPieces = (find: (text: string) => Span[]) => (text: string): Span[] => {
+  const keep: number[] = [];
+  let closed = "";
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === " " && i > 0 && i + 1 < text.length) {
+      const left = /[^\s]{3,}$/.exec(text.slice(0, i))?.[0];
+      const right = /^[^\s]{3,}/.exec(text.slice(i + 1))?.[0];
+      if (left && right && fragment(left) && fragment(right) && /\d/.test(left + right)) continue;
+    }
+    keep.push(i);
+    closed += text[i];
+  }
+  const direct = find(text);
+  if (closed.length === text.length) return direct;
+  const mapped = find(closed).map((m) => ({ start: keep[m.start]!, end: keep[m.end - 1]! + 1 }));
+  return [...direct, ...mapped.filter((m) => !direct.some((d) => d.start <= m.start && d.end >= m.end))];
+};
+
 /** Provider formats only (not `name = value` assignments): what is tried across a line break. */
 const PROVIDER_PATTERNS = EXTRA_SECRET_PATTERNS.slice(0, -1);
 
@@ -107,7 +131,7 @@ const PROVIDER_PATTERNS = EXTRA_SECRET_PATTERNS.slice(0, -1);
  * left out: two ordinary lines glued together look like them too often.
  */
 const WRAPPING: Detector[] = [
-  { type: "api_key", find: (t) => regexSpans(t, PROVIDER_PATTERNS), consumes: true },
+  { type: "api_key", find: joinedPieces((t) => regexSpans(t, PROVIDER_PATTERNS)), consumes: true },
   { type: "email", find: (t) => regexSpans(t, [EMAIL]), consumes: true },
   { type: "credit_card", find: numeric(creditCards), consumes: true },
 ];
@@ -115,13 +139,13 @@ const WRAPPING: Detector[] = [
 function detectors(opts: DetectOptions): Detector[] {
   const regions = phoneRegions(opts.region);
   return [
-    { type: "api_key", find: (t) => regexSpans(t, EXTRA_SECRET_PATTERNS), consumes: true },
+    { type: "api_key", find: joinedPieces((t) => regexSpans(t, EXTRA_SECRET_PATTERNS)), consumes: true, insideSecrets: true },
     { type: "email", find: (t) => regexSpans(t, [EMAIL]), consumes: true, insideSecrets: true },
     { type: "ip_address", find: numeric(ipAddresses), consumes: true, insideSecrets: true },
     { type: "credit_card", find: numeric(creditCards), consumes: true },
     { type: "ssn", find: numeric((t) => regexSpans(t, SSN)), consumes: true },
     { type: "phone", find: numeric((t) => phoneSpans(t, regions)), consumes: true },
-    { type: "api_key", find: highEntropyTokens, consumes: true },
+    { type: "api_key", find: joinedPieces(highEntropyTokens), consumes: true },
   ];
 }
 
@@ -137,8 +161,12 @@ function matchLine(text: string, opts: DetectOptions, secrets: Span[] = [], only
     const source = d.insideSecrets ? outsideSecrets : consumed;
     for (const s of d.find(source)) {
       if (s.end <= s.start || /\u2588/.test(consumed.slice(s.start, s.end)) && !d.insideSecrets) continue;
-      if (d.insideSecrets && matches.some((m) => m.type === d.type && m.start < s.end && m.end > s.start)) continue;
-      matches.push({ type: d.type, ...s });
+      const overlapping = d.insideSecrets ? matches.find((m) => m.type === d.type && m.start < s.end && m.end > s.start) : undefined;
+      if (overlapping) {
+        // The same item found twice (the preset and a pattern here): one match over both.
+        overlapping.start = Math.min(overlapping.start, s.start);
+        overlapping.end = Math.max(overlapping.end, s.end);
+      } else matches.push({ type: d.type, ...s });
       if (d.consumes) {
         consumed = blank(consumed, s);
         outsideSecrets = blank(outsideSecrets, s);

@@ -12,7 +12,7 @@ export const COMMON_PHONE_REGIONS: CountryCode[] = ["US", "GB", "DE", "FR", "ES"
 
 const LABEL = /\b(?:tel(?:ephone|efon)?|phone|ph|mobile?|mob|cell|call|fax|whatsapp|sms|contact|t[ée]l[ée]phone|handy|rufnummer|nummer|telefono|móvil|movil)\b\.?\s*[:#]?/i;
 /** Dates, times, versions and amounts: digit groups that are not phones however valid they would be. */
-const NOT_PHONE = /^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d+[.,]\d{2}|\d{1,2}:\d{2}(?::\d{2})?)$/;
+const NOT_PHONE = /^(?:\d{3}-\d{2}-\d{4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d+[.,]\d{2}|\d{1,2}:\d{2}(?::\d{2})?)$/;
 
 export function phoneRegions(region: string | undefined): CountryCode[] {
   const own = region && isSupportedCountry(region.toUpperCase()) ? [region.toUpperCase() as CountryCode] : [];

@@ -1,12 +1,13 @@
 // POST /captures?mode=…&monitor_index=…&window_title=… — `fotos-agent mcp` in bridged mode (its
 // `fotos-mcp` device token) stores a capture it took on the user's computer, with the capture's
 // mode, so it is listed like any other (list_screenshots, screenshots://recent). Raw PNG body,
-// the same checks as every incoming image.
+// the same checks as every incoming image. ?redaction=<JSON>: it was redacted there before upload.
 import { z } from "zod";
 import { device, type HttpRoute } from "../../../mcp/define.js";
 import { inputError } from "../../../mcp/validation.js";
 import { CAPTURE_MODES, checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
 import { uidOf } from "../source.js";
+import { deviceRedaction } from "../schema.js";
 
 export const LOCAL_CAPTURE_PATH = "/captures";
 
@@ -27,7 +28,9 @@ export const localCaptureRoute: HttpRoute = {
     if (!parsed.success) throw inputError(parsed.error);
     const { mode, monitor_index, window_title } = parsed.data;
     await checkUploadedPng(req.rawBody);
+    const redaction = deviceRedaction(req.query.redaction);
     const meta = await saveScreenshot(uidOf(ctx), req.rawBody, {
+      ...(redaction ? { redaction } : {}),
       mode,
       ...(mode === "monitor" ? { monitorIndex: monitor_index ?? 0 } : {}),
       ...(mode === "window" && window_title ? { windowTitle: window_title } : {}),
