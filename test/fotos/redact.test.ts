@@ -135,9 +135,16 @@ describe("patterns on joined lines", () => {
     expect(await types("REDIS_HOST=::1")).toContainEqual("ip_address:::1");
     expect(await types("gateway 2001:db8::")).toEqual(["ip_address:2001:db8::"]);
     expect(await types("subnet 10.1.0.0/16")).toEqual(["ip_address:10.1.0.0"]);
-    // OCR's dotted zero read as "@" next to digits.
+    // OCR's dotted zero read as "@" next to digits, a one read as "l".
     expect(await types("postgres://app@1@.20.30.40:5432/prod")).toContainEqual("ip_address:1@.20.30.40");
+    expect(await types("postgres: //app@l0.20.30.40:5432/crm")).toContainEqual("ip_address:l0.20.30.40");
     expect(await types("bind 0.0.0.0 version 4.12.0 at 12:30:45, std::vector")).toEqual([]);
+  });
+
+  test("emails as OCR spaces them", async () => {
+    expect(await types("email jane.doe@example. com")).toEqual(["email:jane.doe@example. com"]);
+    expect(await types("Reply to jane.doe @ example.com now")).toEqual(["email:jane.doe @ example.com"]);
+    expect(await types("Write to us at the office. Thanks")).toEqual([]);
   });
 
   test("cards in any grouping (Luhn), SSNs as written and after a label", async () => {

@@ -9,7 +9,7 @@
 import { isIPv6 } from "node:net";
 import { lineText, type OcrResult } from "../../../platform/ocr.js";
 import { phoneRegions, phoneSpans } from "./phones.js";
-import { EXTRA_SECRET_PATTERNS, highEntropyTokens, maintainedSecrets } from "./secrets.js";
+import { EXTRA_SECRET_PATTERNS, highEntropyTokens, maintainedSecrets, PROVIDER_PATTERNS } from "./secrets.js";
 import { regexSpans, type Span } from "./spans.js";
 
 import type { Detection, PiiType } from "./types.js";
@@ -85,7 +85,8 @@ const SSN = [
   /(?<=\b(?:SSN|social security(?: number| no\.?)?|SS#)\s*[:#]?\s*)(?!000|666|9\d\d)\d{9}\b/gi,
 ];
 
-const EMAIL = /[A-Za-z0-9._%+-]+ ?@ ?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+/** OCR may put a space around the @ or after a dot ("jane.doe@example. com"). */
+const EMAIL = /[A-Za-z0-9._%+-]+ ?@ ?[A-Za-z0-9-]+(?:\. ?[A-Za-z0-9-]+)*\.(?: ?[a-z]{2,}\b|[A-Za-z]{2,})/g;
 
 type Detector = { type: PiiType; find: (text: string) => Span[]; consumes: boolean; insideSecrets?: boolean };
 
@@ -94,7 +95,7 @@ type Detector = { type: PiiType; find: (text: string) => Span[]; consumes: boole
  * as "l", "I" or "|", next to digits ("1@.20.30.40", "808@"). Same length, so spans stay valid.
  */
 export function digitView(text: string): string {
-  return text.replace(/(?<=\d)[@Oo](?=[\d.:,)\]/\s-]|$)|(?<=\d[.:-]?)[lI|](?=[\d.:-])/g, (c) => (c === "l" || c === "I" || c === "|" ? "1" : "0"));
+  return text.replace(/(?<=\d)[@Oo](?=[\d.:,)\]/\s-]|$)|(?<=\d[.:-]?)[lI|](?=[\d.:-])|(?<![A-Za-z])[lI|](?=\d)/g, (c) => (c === "l" || c === "I" || c === "|" ? "1" : "0"));
 }
 const numeric = (find: (text: string) => Span[]) => (text: string) => find(digitView(text));
 
@@ -121,9 +122,6 @@ const joinedPieces = (find: (text: string) => Span[]) => (text: string): Span[] 
   const mapped = find(closed).map((m) => ({ start: keep[m.start]!, end: keep[m.end - 1]! + 1 }));
   return [...direct, ...mapped.filter((m) => !direct.some((d) => d.start <= m.start && d.end >= m.end))];
 };
-
-/** Provider formats only (not `name = value` assignments): what is tried across a line break. */
-const PROVIDER_PATTERNS = EXTRA_SECRET_PATTERNS.slice(0, -1);
 
 /**
  * What is tried across a line break: formats that cannot start or end by accident where one line

@@ -29,8 +29,8 @@ export async function maintainedSecrets(text: string): Promise<Span[]> {
   return (await secretlint())(text);
 }
 
-/** What the preset leaves out, or what it misses once OCR has bent a character. */
-export const EXTRA_SECRET_PATTERNS = [
+/** Provider formats the preset leaves out, or misses once OCR has bent a character. */
+export const PROVIDER_PATTERNS = [
   /-{3,}\s?BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?\s?-{3,}/g, // the header line, even without the rest of the block on screen
   /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]*)?/g, // JWT (header.payload.signature)
   /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b/g, // AWS access key id (the preset skips documentation keys)
@@ -41,6 +41,11 @@ export const EXTRA_SECRET_PATTERNS = [
   /\bgh[pousr]_[A-Za-z0-9]{30,}\b/g, // GitHub tokens of older lengths
   /\bgithub_pat_[A-Za-z0-9_]{22,}/g, // GitHub fine-grained tokens of other lengths
   /\bxox[abposre]-[A-Za-z0-9-]{10,}/g, // Slack tokens of other lengths
+];
+
+/** Provider formats, and the value of an assignment whose name says it is secret. */
+export const EXTRA_SECRET_PATTERNS = [
+  ...PROVIDER_PATTERNS,
   // The value of an assignment whose name says it is a secret: `api_key = "…"`, `PASSWORD: …`, `DB_TOKEN=…`
   /(?<=\b[\w.-]*(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|pwd|passphrase|credential|private[_-]?key|access[_-]?key|auth)["']?\s*[:=]\s*["']?)[^\s"',;]{6,}/gi,
 ];
