@@ -74,7 +74,7 @@ export async function ensureTesseractCli(): Promise<void> {
  * What Debian's tesseract reads on the image, upscaled 2× (screens read much better that way).
  * `invert`: read the negative instead (light text on dark, which tesseract reads worse).
  */
-export async function independentOcr(png: Buffer, { scale = 2, invert = false }: { scale?: number; invert?: boolean } = {}): Promise<string> {
+export async function independentOcr(png: Buffer, { scale = 2, invert = false, psm = 3 }: { scale?: number; invert?: boolean; psm?: 3 | 6 } = {}): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "fotos-ocr-"));
   try {
     const meta = await sharp(png).metadata();
@@ -82,16 +82,26 @@ export async function independentOcr(png: Buffer, { scale = 2, invert = false }:
     if (invert) img = img.negate();
     const file = join(dir, "in.png");
     writeFileSync(file, await img.resize({ width: Math.round((meta.width ?? 1) * scale), kernel: "lanczos3" }).png().toBuffer());
-    const { stdout } = await run("tesseract", [file, "stdout", "-l", "eng", "--psm", "3"], { maxBuffer: 64 << 20, env: { ...process.env, OMP_THREAD_LIMIT: "1" } });
+    const { stdout } = await run("tesseract", [file, "stdout", "-l", "eng", "--psm", String(psm)], { maxBuffer: 64 << 20, env: { ...process.env, OMP_THREAD_LIMIT: "1" } });
     return stdout;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Both polarities: a reader gets every chance (dark and light panels). */
+/**
+ * Every reading a reader could try: both polarities (dark and light panels), and both automatic
+ * page layout (psm 3, which may take a page with large black boxes for a picture and read nothing)
+ * and one uniform block of text (psm 6).
+ */
 export async function readEverything(png: Buffer): Promise<string> {
-  return (await independentOcr(png)) + "\n" + (await independentOcr(png, { invert: true }));
+  const readings = await Promise.all([
+    independentOcr(png),
+    independentOcr(png, { invert: true }),
+    independentOcr(png, { psm: 6 }),
+    independentOcr(png, { psm: 6, invert: true }),
+  ]);
+  return readings.join("\n");
 }
 
 /** Characters OCR confuses, folded, so "read back" also catches near-misses. */

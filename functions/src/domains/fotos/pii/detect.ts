@@ -212,8 +212,11 @@ export async function detectPii(ocr: OcrResult, opts: DetectOptions = {}): Promi
     for (const sep of [""]) {
       const joined = a + sep + b;
       const junction = a.length;
+      // An item already complete at the end of line `l` does not go on into the next line's first word.
+      const endsComplete = matchLine(a, opts, [], WRAPPING).filter((x) => x.end >= junction);
       for (const m of matchLine(joined, opts, [], WRAPPING)) {
         if (!(m.start < junction && m.end > junction + sep.length)) continue;
+        if (endsComplete.some((x) => x.type === m.type)) continue;
         const first = { start: m.start, end: junction };
         const second = { start: 0, end: m.end - junction - sep.length };
         const covered = (line: number, s: Span) => pieces.some((p) => p.line === line && p.span.start <= s.start && p.span.end >= s.end);
