@@ -203,26 +203,35 @@ export async function detectPii(ocr: OcrResult, opts: DetectOptions = {}): Promi
   texts.forEach((t, l) => {
     for (const m of matchLine(t.text, opts, secretsByLine[l])) pieces.push({ line: l, span: m, type: m.type });
   });
-  // A line that wraps into the next, joined: an item cut by the wrap (or by OCR) is one match
-  // across the junction.
+  // Lines that wrap into each other (up to four), joined: an item cut by the wrap (or by OCR)
+  // is one match across the junctions, covered on every line it touches.
   for (let l = 0; l + 1 < texts.length; l++) {
-    const a = texts[l]!.text;
-    const b = texts[l + 1]!.text;
-    if (!a || !b || !wraps(ocr, l)) continue;
-    for (const sep of [""]) {
-      const joined = a + sep + b;
-      const junction = a.length;
-      // An item already complete at the end of line `l` does not go on into the next line's first word.
-      const endsComplete = matchLine(a, opts, [], WRAPPING).filter((x) => x.end >= junction);
-      for (const m of matchLine(joined, opts, [], WRAPPING)) {
-        if (!(m.start < junction && m.end > junction + sep.length)) continue;
-        if (endsComplete.some((x) => x.type === m.type)) continue;
-        const first = { start: m.start, end: junction };
-        const second = { start: 0, end: m.end - junction - sep.length };
-        const covered = (line: number, s: Span) => pieces.some((p) => p.line === line && p.span.start <= s.start && p.span.end >= s.end);
-        if (covered(l, first) && covered(l + 1, second)) continue;
-        pieces.push({ line: l, span: first, type: m.type }, { line: l + 1, span: second, type: m.type });
-      }
+    const chain = [l];
+    while (chain.length < 4 && chain[chain.length - 1]! + 1 < texts.length && wraps(ocr, chain[chain.length - 1]!)) chain.push(chain[chain.length - 1]! + 1);
+    if (chain.length < 2) continue;
+    const offsets: number[] = [];
+    let joined = "";
+    for (const j of chain) {
+      offsets.push(joined.length);
+      joined += texts[j]!.text;
+    }
+    const firstEnd = texts[l]!.text.length;
+    const lastStart = offsets[offsets.length - 1]!;
+    for (const m of matchLine(joined, opts, [], WRAPPING)) {
+      // Each chain reports the items that start on its first line and end on its last.
+      if (!(m.start < firstEnd && m.end > lastStart)) continue;
+      // An item complete at the end of a line does not run on into the next line's first word
+      // (an email's ".com" glued to "office" on the line below).
+      const endLine = chain.length - 1;
+      const prefix = joined.slice(0, lastStart);
+      const runOn = joined.slice(lastStart, m.end);
+      if (/^[A-Za-z]+$/.test(runOn) && /^(?:\s|$)/.test(joined.slice(m.end)) && matchLine(prefix, opts, [], WRAPPING).some((x) => x.type === m.type && x.end === prefix.length)) continue;
+      chain.forEach((j, k) => {
+        const from = offsets[k]!;
+        const to = k === endLine ? joined.length : offsets[k + 1]!;
+        const span = { start: Math.max(m.start, from) - from, end: Math.min(m.end, to) - from };
+        if (span.end > span.start && !pieces.some((p) => p.line === j && p.span.start <= span.start && p.span.end >= span.end)) pieces.push({ line: j, span, type: m.type });
+      });
     }
   }
 
@@ -263,22 +272,18 @@ export async function detectPii(ocr: OcrResult, opts: DetectOptions = {}): Promi
 }
 
 /**
- * Whether line `l` wraps into line `l + 1`: the next one starts right below it, in the same column,
- * and line `l` runs to the right edge of its block (as far as its neighbours, within a character).
+ * Whether line `l` may wrap into line `l + 1`: the next one starts right below it, in the same
+ * column, and is not longer (a wrapped line runs to the edge; what follows it is at most as long).
  */
 function wraps(ocr: OcrResult, l: number): boolean {
-  const box = (line: number[] | undefined) => {
-    if (!line?.length) return undefined;
+  const box = (line: number[]) => {
     const rs = line.map((i) => ocr.regions[i]!);
     const x = Math.min(...rs.map((r) => r.x));
     const y = Math.min(...rs.map((r) => r.y));
     return { x, y, right: Math.max(...rs.map((r) => r.x + r.w)), bottom: Math.max(...rs.map((r) => r.y + r.h)) };
   };
-  const A = box(ocr.lines[l])!;
-  const B = box(ocr.lines[l + 1])!;
-  const before = box(ocr.lines[l - 1]);
+  const A = box(ocr.lines[l]!);
+  const B = box(ocr.lines[l + 1]!);
   const h = Math.max(A.bottom - A.y, B.bottom - B.y, 1);
-  const sameColumn = (o: { x: number; right: number }) => Math.abs(o.x - A.x) <= h;
-  const widest = Math.max(B.right, before && sameColumn(before) && A.y - before.bottom < h * 1.5 ? before.right : 0);
-  return B.y >= A.y && B.y - A.bottom < h * 1.5 && Math.abs(B.x - A.x) <= h && A.right >= widest - h;
+  return B.y >= A.y && B.y - A.bottom < h * 1.5 && Math.abs(B.x - A.x) <= h && A.right >= B.right - h;
 }
