@@ -3,12 +3,14 @@
 // dark themes and dark panels (light text on dark), text that touches the window's edge, and 11–13 px
 // UI fonts. So: grayscale; every region whose background is dark is inverted (the background is
 // estimated per tile, so a dark code panel on a light page turns light alone); the image is
-// upscaled (small screens and windows 2×, larger ones by OCR_UPSCALE_LARGE); and a white border
+// upscaled (windows and small screens 1.75×, larger ones 1.5×: OCR_UPSCALE_SMALL / _LARGE); and a white border
 // is added. Boxes found on the prepared image map back with `toOriginal`.
 import { envNumber } from "../mcp/env.js";
 
-/** Images up to this width are upscaled 2× (OCR_UPSCALE_MAX_WIDTH). */
+/** Images up to this width are upscaled by OCR_UPSCALE_SMALL (OCR_UPSCALE_MAX_WIDTH). */
 const UPSCALE_MAX_WIDTH = envNumber("OCR_UPSCALE_MAX_WIDTH", 1600);
+/** Scale for windows and small screens (at 2× tesseract misread a terminal's first word at the window's edge). */
+const UPSCALE_SMALL = envNumber("OCR_UPSCALE_SMALL", 1.75, { min: 1 });
 /** Scale for images wider than that (OCR_UPSCALE_LARGE; 1 = as they are). */
 const UPSCALE_LARGE = envNumber("OCR_UPSCALE_LARGE", 1.5, { min: 1 });
 /** White border added on every side, in prepared pixels. */
@@ -33,7 +35,7 @@ export async function prepareForOcr(png: Buffer, opts: PrepareOptions = {}): Pro
   const { default: sharp } = await import("sharp");
   const { data, info } = await sharp(png).flatten({ background: "#ffffff" }).grayscale().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = info;
-  const scale = opts.scale ?? (width <= UPSCALE_MAX_WIDTH ? 2 : UPSCALE_LARGE);
+  const scale = opts.scale ?? (width <= UPSCALE_MAX_WIDTH ? UPSCALE_SMALL : UPSCALE_LARGE);
   const normalize = opts.normalize ?? true;
   const gray = normalize ? lightBackground(data, width, height) : data;
   let image = sharp(gray, { raw: { width, height, channels: 1 } });
@@ -51,44 +53,38 @@ export function toOriginal(input: Pick<OcrInput, "scale" | "border">, box: { x0:
 }
 
 /**
- * Inverts every pixel whose surroundings are dark. The background of a tile is its mean
- * (text covers a small part of it), smoothed over the 3×3 tiles around, so a panel's edge does not
- * flicker; light text on dark becomes dark text on light, the rest stays as it was.
+ * Inverts every pixel whose surroundings are dark. The background of a tile is its most common
+ * gray level (text, however dense or bold, covers less of it than the background does), counted
+ * over the 3×3 tiles around it so a panel's edge does not flicker; light text on dark becomes dark
+ * text on light, the rest stays as it was.
  */
 function lightBackground(gray: Buffer, width: number, height: number): Buffer {
+  const BINS = 16;
   const tw = Math.ceil(width / TILE);
   const th = Math.ceil(height / TILE);
-  const sums = new Float64Array(tw * th);
-  const counts = new Uint32Array(tw * th);
+  const hist = new Uint32Array(tw * th * BINS);
   for (let y = 0; y < height; y++) {
     const row = Math.floor(y / TILE) * tw;
-    for (let x = 0; x < width; x++) {
-      const t = row + Math.floor(x / TILE);
-      sums[t]! += gray[y * width + x]!;
-      counts[t]!++;
-    }
+    for (let x = 0; x < width; x++) hist[(row + Math.floor(x / TILE)) * BINS + (gray[y * width + x]! >> 4)]!++;
   }
-  const means = new Float64Array(tw * th);
-  for (let t = 0; t < means.length; t++) means[t] = sums[t]! / Math.max(1, counts[t]!);
   const dark = new Uint8Array(tw * th);
   let any = false;
+  const sum = new Uint32Array(BINS);
   for (let ty = 0; ty < th; ty++) {
     for (let tx = 0; tx < tw; tx++) {
-      let s = 0;
-      let n = 0;
+      sum.fill(0);
       for (let dy = -1; dy <= 1; dy++) {
         for (let dx = -1; dx <= 1; dx++) {
           const x = tx + dx;
           const y = ty + dy;
           if (x < 0 || y < 0 || x >= tw || y >= th) continue;
-          s += means[y * tw + x]!;
-          n++;
+          const t = (y * tw + x) * BINS;
+          for (let b = 0; b < BINS; b++) sum[b]! += hist[t + b]!;
         }
       }
-      // The tile itself decides when it is clearly light or dark; its neighbours settle the rest.
-      const own = means[ty * tw + tx]!;
-      const level = own < 70 || own > 185 ? own : s / n;
-      if (level < 128) {
+      let mode = 0;
+      for (let b = 1; b < BINS; b++) if (sum[b]! > sum[mode]!) mode = b;
+      if (mode < BINS / 2) {
         dark[ty * tw + tx] = 1;
         any = true;
       }
