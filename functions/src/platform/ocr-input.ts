@@ -15,8 +15,12 @@ const UPSCALE_SMALL = envNumber("OCR_UPSCALE_SMALL", 1.75, { min: 1 });
 const UPSCALE_LARGE = envNumber("OCR_UPSCALE_LARGE", 1.5, { min: 1 });
 /** White border added on every side, in prepared pixels. */
 const BORDER = 24;
-/** Side of the tiles the background is estimated on. */
-const TILE = 24;
+/**
+ * Side of the tiles the background is estimated on (each its own: a window's first word, drawn at
+ * its very edge on a dark desktop, must not take its background from the desktop around it).
+ */
+const TILE = 12;
+const NEAR = 0;
 
 export interface OcrInput {
   image: Buffer;
@@ -54,8 +58,7 @@ export function toOriginal(input: Pick<OcrInput, "scale" | "border">, box: { x0:
 
 /**
  * Inverts every pixel whose surroundings are dark. The background of a tile is its most common
- * gray level (text, however dense or bold, covers less of it than the background does), counted
- * over the 3×3 tiles around it so a panel's edge does not flicker; light text on dark becomes dark
+ * gray level (text covers less of it than the background does); light text on dark becomes dark
  * text on light, the rest stays as it was.
  */
 function lightBackground(gray: Buffer, width: number, height: number): Buffer {
@@ -73,8 +76,8 @@ function lightBackground(gray: Buffer, width: number, height: number): Buffer {
   for (let ty = 0; ty < th; ty++) {
     for (let tx = 0; tx < tw; tx++) {
       sum.fill(0);
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -NEAR; dy <= NEAR; dy++) {
+        for (let dx = -NEAR; dx <= NEAR; dx++) {
           const x = tx + dx;
           const y = ty + dy;
           if (x < 0 || y < 0 || x >= tw || y >= th) continue;
