@@ -15,12 +15,8 @@ const UPSCALE_SMALL = envNumber("OCR_UPSCALE_SMALL", 1.75, { min: 1 });
 const UPSCALE_LARGE = envNumber("OCR_UPSCALE_LARGE", 1.5, { min: 1 });
 /** White border added on every side, in prepared pixels. */
 const BORDER = 24;
-/**
- * Side of the tiles the background is estimated on (each its own: a window's first word, drawn at
- * its very edge on a dark desktop, must not take its background from the desktop around it).
- */
-const TILE = 12;
-const NEAR = 0;
+/** Side of the tiles the background is estimated on. */
+const TILE = 24;
 
 export interface OcrInput {
   image: Buffer;
@@ -58,8 +54,9 @@ export function toOriginal(input: Pick<OcrInput, "scale" | "border">, box: { x0:
 
 /**
  * Inverts every pixel whose surroundings are dark. The background of a tile is its most common
- * gray level (text covers less of it than the background does); light text on dark becomes dark
- * text on light, the rest stays as it was.
+ * gray level (text, however dense or bold, covers less of it than the background does), counted
+ * over the 3×3 tiles around it so a panel's edge does not flicker, except that a tile which is
+ * itself clearly light stays as it is; light text on dark becomes dark text on light.
  */
 function lightBackground(gray: Buffer, width: number, height: number): Buffer {
   const BINS = 16;
@@ -76,8 +73,8 @@ function lightBackground(gray: Buffer, width: number, height: number): Buffer {
   for (let ty = 0; ty < th; ty++) {
     for (let tx = 0; tx < tw; tx++) {
       sum.fill(0);
-      for (let dy = -NEAR; dy <= NEAR; dy++) {
-        for (let dx = -NEAR; dx <= NEAR; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
           const x = tx + dx;
           const y = ty + dy;
           if (x < 0 || y < 0 || x >= tw || y >= th) continue;
@@ -87,7 +84,17 @@ function lightBackground(gray: Buffer, width: number, height: number): Buffer {
       }
       let mode = 0;
       for (let b = 1; b < BINS; b++) if (sum[b]! > sum[mode]!) mode = b;
-      if (mode < BINS / 2) {
+      // A tile that is itself clearly light keeps its background whatever its neighbours are (a
+      // window's first word, drawn at its edge on a dark desktop).
+      const t = (ty * tw + tx) * BINS;
+      let own = 0;
+      let total = 0;
+      for (let b = 0; b < BINS; b++) {
+        total += hist[t + b]!;
+        if (hist[t + b]! > hist[t + own]!) own = b;
+      }
+      const clearlyLight = own >= 12 && hist[t + own]! >= total * 0.4;
+      if (mode < BINS / 2 && !clearlyLight) {
         dark[ty * tw + tx] = 1;
         any = true;
       }
