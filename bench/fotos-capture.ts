@@ -54,9 +54,7 @@ async function main(): Promise<void> {
   try {
     // Raw capture on the same machine: the agent's own code, in this process.
     process.env.DISPLAY = x.display;
-    // Built by buildAgent() above; imported by URL so type-checking does not need the build.
-    const screens = new URL("../desktop-agent/dist/screens.js", import.meta.url).href;
-    const { captureFullscreen } = (await import(screens)) as { captureFullscreen(): Promise<Buffer> };
+    const { captureFullscreen } = await import("../desktop-agent/src/screens.js");
     await captureFullscreen();
     const raw: number[] = [];
     let rawBytes = 0;

@@ -51,7 +51,7 @@ const redactCpu = cpuMs();
 for (let i = 0; i < 5; i++) {
   t = performance.now();
   const result = await ocr.recognize(png, "eng");
-  const detections = detectPii(result);
+  const detections = await detectPii(result);
   await redact(png, detections);
   redactTimes.push(performance.now() - t);
   found = detections.length;
@@ -86,7 +86,7 @@ global.gc?.();
 const before = process.memoryUsage();
 for (let i = 0; i < 100; i++) {
   if (i % 3 === 0) await ocr.recognize(png, "eng");
-  else if (i % 3 === 1) await redact(png, detectPii(await ocr.recognize(png, "eng")));
+  else if (i % 3 === 1) await redact(png, await detectPii(await ocr.recognize(png, "eng")));
   else await renderAnnotations(png, annotations);
 }
 global.gc?.();

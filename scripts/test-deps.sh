@@ -5,6 +5,8 @@ TEST_PACKAGES=(
   "/usr/bin/chromium chromium"                                   # sign-in pages in a real browser (test/oauth)
   "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf fonts-dejavu-core" # text in rendered images
   "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf fonts-ipafont-gothic" # Japanese screens for OCR (test/fotos)
+  "/usr/bin/tesseract tesseract-ocr"                             # the independent OCR that checks redactions (test/fotos/redact*)
+  "/usr/share/tesseract-ocr/5/tessdata/eng.traineddata tesseract-ocr-eng"
 )
 missing=()
 for entry in "${TEST_PACKAGES[@]}"; do

@@ -13,6 +13,9 @@ import { backoff, FotosApi, RefusedError, RevokedError, sleep } from "./api.js";
 import { loadState, saveState, statePath, type Credentials } from "./config.js";
 import { captureFullscreen, captureMonitor, captureWindow, CaptureError, hasDisplay, listMonitors, NO_DISPLAY, type Monitor } from "./screens.js";
 import { AGENT_VERSION } from "./version.js";
+import { redactionInfo, redactScreenshot } from "../../functions/src/domains/fotos/pii/redact-screen.js";
+import { summarize } from "../../functions/src/domains/fotos/pii/summary.js";
+import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";
 
 export interface AgentOptions {
   creds: Credentials;
@@ -36,6 +39,8 @@ interface Claimed {
   monitorIndex?: number;
   windowTitle?: string;
   delayMs: number;
+  /** Redact PII here before the upload (take_screenshot's redact_before_upload). */
+  redact?: { region: string };
   expiresAt: string;
 }
 
@@ -54,6 +59,8 @@ export class Agent {
   private unsubscribe: (() => void) | undefined;
   /** Requests this run has taken on (or refused to), so a re-delivered snapshot is not claimed twice. */
   private readonly seen = new Set<string>();
+  /** OCR for redaction before upload, started on the first such request (its worker idles out). */
+  private ocr: TesseractOcr | undefined;
   private status: AgentStatus = { connected: false, paused: this.paused, display: false, detail: "starting" };
 
   constructor(private readonly opts: AgentOptions) {
@@ -246,8 +253,26 @@ export class Agent {
       return;
     }
     const captureMs = Date.now() - started - claimed.delayMs;
+    const query: Record<string, string> = { request: requestId };
+    if (claimed.redact) {
+      // The same OCR, detection and redaction as the function's (functions/src, bundled): the
+      // unredacted image never leaves this computer. If it cannot be redacted, nothing is uploaded.
+      try {
+        const t = Date.now();
+        const out = await redactScreenshot((this.ocr ??= new TesseractOcr()), png, { region: claimed.redact.region });
+        png = out.png;
+        const { detections, recheck } = redactionInfo("device", out);
+        query.redaction = JSON.stringify({ detections, recheck });
+        this.log(`capture ${requestId} redacted on this computer in ${Date.now() - t} ms: ${detections.length ? summarize(detections) : "nothing found"}, re-check ${recheck}`);
+      } catch (err) {
+        const message = `The capture could not be redacted on "${this.name}" (${(err as Error).message}), so nothing was uploaded`;
+        this.log(`capture ${requestId} failed: ${message}`);
+        await this.api.callRetrying("/agent/fail", { requestId, error: message }, { until, log: this.log }).catch((e) => this.log(`could not report the failure: ${(e as Error).message}`));
+        return;
+      }
+    }
     try {
-      const res = await this.api.callRetrying<{ screenshotId: string }>("/agent/upload", undefined, { binary: png, query: { request: requestId }, until, log: this.log });
+      const res = await this.api.callRetrying<{ screenshotId: string }>("/agent/upload", undefined, { binary: png, query, until, log: this.log });
       this.log(`capture ${requestId} uploaded as ${res.screenshotId} (${png.length} bytes, captured in ${captureMs} ms)`);
       this.setStatus({ lastCapture: new Date().toISOString() });
     } catch (err) {
@@ -277,6 +302,7 @@ export class Agent {
     unwatchFile(statePath());
     await Promise.race([this.api.call("/agent/offline", { sessionId: this.sessionId }).catch(() => undefined), sleep(3000)]);
     await this.closeFirestore();
+    await this.ocr?.close();
   }
 }
 

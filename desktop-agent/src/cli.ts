@@ -3,11 +3,15 @@
 //             status              pairing, pause state, autostart, and whether the server accepts the credential
 //             pause | resume      refuse / accept capture requests (also from the tray)
 //             autostart enable|disable
+//             mcp [--standalone | --bridged]   the fotos MCP server over stdio (also the `fotos-mcp` bin)
+//             mcp pair --server <fotos URL>    lets `mcp` work with your fotos function (bridged mode)
+//             redact <in.png> <out.png> [--region GB]   the redaction captures get before upload, on a file
 import { Agent } from "./agent.js";
 import { FotosApi, RevokedError } from "./api.js";
 import { autostartEnabled, autostartPath, disableAutostart, enableAutostart } from "./autostart.js";
-import { credentialsPath, loadCredentials, loadState, saveState } from "./config.js";
-import { pair } from "./pairing.js";
+import { credentialsPath, loadCredentials, loadState, mcpCredentialsPath, saveState } from "./config.js";
+import { serveMcp } from "./mcp/serve.js";
+import { MCP_CLIENT_ID, pair } from "./pairing.js";
 import { startTray } from "./tray.js";
 import { AGENT_VERSION } from "./version.js";
 
@@ -24,6 +28,9 @@ const USAGE = `fotos-agent ${AGENT_VERSION}
   fotos-agent status
   fotos-agent pause | resume
   fotos-agent autostart enable | disable
+  fotos-agent mcp [--standalone | --bridged]     MCP server over stdio, for Claude Desktop, Cursor… (also: fotos-mcp)
+  fotos-agent mcp pair --server <fotos URL> [--name <name>]
+  fotos-agent redact <in.png> <out.png> [--region GB]   redact personal data in a PNG here, as captures are before upload
 Credential file: ${credentialsPath()} (FOTOS_AGENT_HOME moves it)
 `;
 
@@ -90,6 +97,7 @@ async function main(argv: string[]): Promise<void> {
           `captures: ${loadState().paused ? "paused" : "active"}`,
           `autostart: ${autostartEnabled() ? autostartPath() : "off"}`,
           `credential file: ${credentialsPath()}`,
+          `mcp: ${loadCredentials(mcpCredentialsPath()) ? `paired for bridged mode (${mcpCredentialsPath()})` : "standalone only (not paired: fotos-agent mcp pair --server <fotos URL>)"}`,
           "",
         ].join("\n"),
       );
@@ -105,6 +113,30 @@ async function main(argv: string[]): Promise<void> {
       else if (args[0] === "disable") process.stdout.write(`autostart entry removed: ${disableAutostart()}\n`);
       else throw new Error("use: fotos-agent autostart enable|disable");
       return;
+    case "mcp": {
+      if (args[0] === "pair") {
+        const server = flag(args, "server") ?? process.env.FOTOS_SERVER;
+        if (!server) throw new Error("--server <fotos URL> is required, e.g. https://us-central1-<project>.cloudfunctions.net/fotos");
+        const name = flag(args, "name");
+        const creds = await pair({ server, clientId: MCP_CLIENT_ID, path: mcpCredentialsPath(), ...(name ? { name } : {}) });
+        process.stdout.write(`Paired "${creds.deviceName}" for AI apps on this computer. Credential saved to ${mcpCredentialsPath()}.\n`);
+        process.stdout.write("`fotos-agent mcp` now works with your fotos function (bridged) whenever it is reachable.\n");
+        return;
+      }
+      const unknown = args.filter((a) => a !== "--standalone" && a !== "--bridged");
+      if (unknown.length) throw new Error(`unknown option ${unknown[0]}: use fotos-agent mcp [--standalone | --bridged], or fotos-agent mcp pair --server <fotos URL>`);
+      if (args.includes("--standalone") && args.includes("--bridged")) throw new Error("choose one of --standalone and --bridged");
+      await serveMcp({ standalone: args.includes("--standalone"), bridged: args.includes("--bridged") });
+      return;
+    }
+    case "redact": {
+      const [input, output] = args.filter((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--"));
+      if (!input || !output) throw new Error("use: fotos-agent redact <in.png> <out.png> [--region GB]");
+      const { redactFile } = await import("./redact-file.js");
+      const runs = Number(flag(args, "runs") ?? 1);
+      process.stdout.write(`${JSON.stringify(await redactFile(input, output, { region: flag(args, "region") ?? "US", runs }))}\n`);
+      return;
+    }
     case "--version":
     case "version":
       process.stdout.write(`${AGENT_VERSION}\n`);

@@ -37,6 +37,8 @@ export function agentHome(): string {
 }
 
 export const credentialsPath = () => join(agentHome(), "credentials.json");
+/** The grant of `fotos-agent mcp` (bridged mode): a pairing of its own, separate from the agent's. */
+export const mcpCredentialsPath = () => join(agentHome(), "mcp-credentials.json");
 export const statePath = () => join(agentHome(), "state.json");
 
 function writePrivate(path: string, data: string): void {
@@ -47,13 +49,13 @@ function writePrivate(path: string, data: string): void {
   renameSync(tmp, path);
 }
 
-export function loadCredentials(): Credentials | undefined {
-  if (!existsSync(credentialsPath())) return undefined;
-  return JSON.parse(readFileSync(credentialsPath(), "utf8")) as Credentials;
+export function loadCredentials(path = credentialsPath()): Credentials | undefined {
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(readFileSync(path, "utf8")) as Credentials;
 }
 
-export function saveCredentials(creds: Credentials): void {
-  writePrivate(credentialsPath(), JSON.stringify(creds, null, 2) + "\n");
+export function saveCredentials(creds: Credentials, path = credentialsPath()): void {
+  writePrivate(path, JSON.stringify(creds, null, 2) + "\n");
 }
 
 export function loadState(): LocalState {

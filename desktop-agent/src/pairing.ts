@@ -6,6 +6,8 @@ import { hostname } from "node:os";
 import { saveCredentials, type Credentials, type FirebaseSettings } from "./config.js";
 
 export const CLIENT_ID = "fotos-agent";
+/** The client `fotos-agent mcp` pairs as (bridged mode). */
+export const MCP_CLIENT_ID = "fotos-mcp";
 
 interface Endpoints {
   deviceAuthorization: string;
@@ -51,6 +53,10 @@ async function postForm(url: string, form: Record<string, string>): Promise<{ st
 export interface PairOptions {
   server: string;
   name?: string;
+  /** fotos-agent (the capturing agent, default) or fotos-mcp (the stdio server's grant). */
+  clientId?: string;
+  /** Where the credential is saved (default: the agent's credential file). */
+  path?: string;
   /** Where the code and URL are shown (the console by default). */
   show?: (userCode: string, url: string, urlComplete: string) => void;
   signal?: AbortSignal;
@@ -67,7 +73,8 @@ export async function pair(opts: PairOptions): Promise<Credentials> {
   const server = opts.server.replace(/\/+$/, "");
   const endpoints = await discover(server);
   const deviceName = opts.name ?? `Fotos agent on ${hostname()}`;
-  const start = await postForm(endpoints.deviceAuthorization, { client_id: CLIENT_ID, device_name: deviceName });
+  const clientId = opts.clientId ?? CLIENT_ID;
+  const start = await postForm(endpoints.deviceAuthorization, { client_id: clientId, device_name: deviceName });
   if (start.status !== 200 || typeof start.body.device_code !== "string") {
     throw new Error(`Pairing could not start: ${String(start.body.error_description ?? start.body.error ?? start.status)}`);
   }
@@ -81,7 +88,7 @@ export async function pair(opts: PairOptions): Promise<Credentials> {
     const res = await postForm(endpoints.token, {
       grant_type: "urn:ietf:params:oauth:grant-type:device_code",
       device_code: device_code!,
-      client_id: CLIENT_ID,
+      client_id: clientId,
     }).catch(() => undefined);
     if (!res) continue; // network hiccup: try again at the next interval
     const error = res.body.error;
@@ -89,14 +96,14 @@ export async function pair(opts: PairOptions): Promise<Credentials> {
       const creds: Credentials = {
         server: typeof res.body.resource === "string" ? res.body.resource : server,
         tokenEndpoint: endpoints.token,
-        clientId: CLIENT_ID,
+        clientId,
         deviceId: String(res.body.device_id ?? ""),
         deviceName,
         credential: res.body.refresh_token,
         ...(res.body.firebase ? { firebase: res.body.firebase as FirebaseSettings } : {}),
         pairedAt: new Date().toISOString(),
       };
-      saveCredentials(creds);
+      saveCredentials(creds, opts.path);
       return creds;
     }
     if (error === "authorization_pending") continue;

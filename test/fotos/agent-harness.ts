@@ -195,10 +195,10 @@ export async function openWindow(display: string, title: string, text: string, g
   return { title, width, height, close: () => proc!.kill("SIGTERM") };
 }
 
-/** Builds the agent once per process (tsc into desktop-agent/dist). */
+/** Builds the agent once per process (its esbuild bundle, desktop-agent/dist, as `npm pack` ships it). */
 let built: Promise<void> | undefined;
 export function buildAgent(): Promise<void> {
-  built ??= run(join(ROOT, "node_modules/.bin/tsc"), ["-p", join(ROOT, "desktop-agent/tsconfig.json")]).then(() => undefined);
+  built ??= run(process.execPath, [join(ROOT, "desktop-agent/build.mjs")]).then(() => undefined);
   return built;
 }
 

@@ -113,6 +113,8 @@ export interface DomainDefinition {
   name: string;
   /** The server name announced to clients when a seed fixes it (default `<name>-mcp`). */
   serverName?: string;
+  /** The version announced (default: the functions package's). */
+  version?: string;
   title: string;
   description: string;
   /** Told to the agent at connection: how to use this domain's tools well. */

@@ -21,13 +21,22 @@ import { asToolError, INTERNAL_ERROR_TEXT, invalidInput, ToolError } from "../co
 import type { RequestScope } from "../http/scope.js";
 import { parseInput, passThrough } from "./validation.js";
 
-/** The deployed package's version is every server's version. */
-export const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
+/**
+ * The deployed package's version is every server's version. Bundled into another package (the
+ * fotos stdio server in fotos-agent) this file is not there: that domain announces its own.
+ */
+export const PACKAGE_VERSION: string = (() => {
+  try {
+    return JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
+  } catch {
+    return "0.0.0";
+  }
+})();
 
 /** The MCP server for one request, its handlers bound to that request's scope. */
 export function buildServer(domain: DomainDefinition, scope: RequestScope): McpServer {
   const server = new McpServer(
-    { name: domain.serverName ?? `${domain.name}-mcp`, title: domain.title, version: PACKAGE_VERSION, description: domain.description },
+    { name: domain.serverName ?? `${domain.name}-mcp`, title: domain.title, version: domain.version ?? PACKAGE_VERSION, description: domain.description },
     {
       instructions: domain.instructions,
       // The lists never change while a server runs, and a per-request server could not deliver a

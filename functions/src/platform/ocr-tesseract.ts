@@ -1,21 +1,18 @@
 // The embedded OCR engine: tesseract.js 7 with the LSTM models of @tesseract.js-data/<lang>
 // (npm packages, gzipped; nothing is downloaded at run time). One warm worker per language,
 // created on first use and reused; one recognition at a time per worker (tesseract is
-// single-threaded per worker). Small UI text reads much better upscaled 2×, so windows and small
-// screens are (OCR_UPSCALE_MAX_WIDTH, default 1600 px); a full HD screen is read as it is, which
-// is much faster and reads the same planted text (bench/fotos-vision.ts). Boxes are scaled back
-// to the original pixels.
+// single-threaded per worker). The image is prepared first (ocr-input.ts: dark regions inverted,
+// upscaled, a white border); boxes are mapped back to the original pixels.
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createWorker, OEM, type Worker } from "tesseract.js";
 import { envNumber } from "../core/env.js";
+import { prepareForOcr, toOriginal, type PrepareOptions } from "./ocr-input.js";
 import { joinLines, splitAtGaps, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr-result.js";
 
 const require = createRequire(import.meta.url);
 /** A language's worker is ended after this long unused (its model takes 50–200 MB). */
 const IDLE_MS = envNumber("OCR_WORKER_IDLE_MS", 10 * 60_000, { min: 1000 });
-/** Images up to this width are upscaled 2× before recognition. */
-const UPSCALE_MAX_WIDTH = envNumber("OCR_UPSCALE_MAX_WIDTH", 1600);
 
 interface TesseractWord {
   text: string;
@@ -34,6 +31,9 @@ export class TesseractOcr implements OcrEngine {
   private readonly queues = new Map<OcrLanguage, Promise<unknown>>();
   private readonly idle = new Map<OcrLanguage, NodeJS.Timeout>();
 
+  /** `prepare`: how images are prepared (the defaults of ocr-input.ts; the bench compares others). */
+  constructor(private readonly prepare: PrepareOptions = {}) {}
+
   private worker(language: OcrLanguage): Promise<Worker> {
     let worker = this.workers.get(language);
     if (!worker) {
@@ -41,6 +41,10 @@ export class TesseractOcr implements OcrEngine {
         langPath: languageDataPath(language),
         gzip: true,
         cacheMethod: "none", // read-only filesystem in production; the data is local anyway
+      }).then(async (w) => {
+        // Screenshots carry no resolution; saying so spares a warning per image (tesseract assumes 70 then).
+        await w.setParameters({ user_defined_dpi: "70" });
+        return w;
       });
       worker.catch(() => this.workers.delete(language));
       this.workers.set(language, worker);
@@ -70,18 +74,9 @@ export class TesseractOcr implements OcrEngine {
   }
 
   private async run(png: Buffer, language: OcrLanguage): Promise<OcrResult> {
-    const { default: sharp } = await import("sharp");
-    const meta = await sharp(png).metadata();
-    const scale = (meta.width ?? 0) <= UPSCALE_MAX_WIDTH ? 2 : 1;
-    // Grayscale + 2× (Lanczos) is what makes small UI text legible to tesseract.
-    const input = await sharp(png)
-      .resize({ width: (meta.width ?? 1) * scale, kernel: "lanczos3" })
-      .flatten({ background: "#ffffff" })
-      .grayscale()
-      .png({ compressionLevel: 1 })
-      .toBuffer();
+    const input = await prepareForOcr(png, this.prepare);
     const worker = await this.worker(language);
-    const { data } = await worker.recognize(input, {}, { text: false, blocks: true });
+    const { data } = await worker.recognize(input.image, {}, { text: false, blocks: true });
     const regions: OcrRegion[] = [];
     const lines: number[][] = [];
     for (const block of data.blocks ?? []) {
@@ -91,16 +86,8 @@ export class TesseractOcr implements OcrEngine {
           for (const word of line.words as TesseractWord[]) {
             const text = word.text.trim();
             if (!text) continue;
-            const { x0, y0, x1, y1 } = word.bbox;
             indexes.push(regions.length);
-            regions.push({
-              text,
-              x: Math.floor(x0 / scale),
-              y: Math.floor(y0 / scale),
-              w: Math.ceil((x1 - x0) / scale),
-              h: Math.ceil((y1 - y0) / scale),
-              confidence: Math.round(word.confidence * 10) / 1000,
-            });
+            regions.push({ text, ...toOriginal(input, word.bbox), confidence: Math.round(word.confidence * 10) / 1000 });
           }
           if (indexes.length) lines.push(indexes);
         }

@@ -3,31 +3,18 @@
 // could not; meanwhile it sends MCP progress and watches the agent's heartbeat, so a stopped or
 // killed agent ends the wait within a few seconds instead of at the timeout.
 import type { DocumentSnapshot } from "firebase-admin/firestore";
-import type { SignedInContext } from "../../mcp/define.js";
+import type { RequestContext } from "../../mcp/define.js";
 import { envNumber } from "../../core/env.js";
-import { invalidInput, timedOut, ToolError, unavailable } from "../../core/errors.js";
+import { invalidInput, timedOut, ToolError, unauthenticated, unavailable } from "../../core/errors.js";
 import { agents, agentsOf, createRequest, failIfOpen, isOnline, requests, toAgent, toRequest, type Agent, type CaptureRequest } from "./agents/registry.js";
-import { loadScreenshot, type CaptureMode, type ScreenshotMeta } from "./store.js";
+import { captureError, loadScreenshot, MAX_DELAY_MS, windowTitleRequired, type CaptureArgs, type ScreenshotMeta } from "./store.js";
 import { QUOTAS, useQuota } from "../../platform/quota.js";
+import { quoted } from "./screenshots.js";
+
+export { MAX_DELAY_MS, type CaptureArgs };
 
 /** How long a capture may take besides its delay (FOTOS_CAPTURE_TIMEOUT_MS, default 30 s). */
 export const CAPTURE_TIMEOUT_MS = envNumber("FOTOS_CAPTURE_TIMEOUT_MS", 30_000, { min: 1000 });
-/** Longest delay_ms accepted (5 minutes: Claude's clients give a call about 300 s). */
-export const MAX_DELAY_MS = 240_000;
-
-/**
- * A device name as data in tool text: the person who paired the device chose it, so it is shown
- * JSON-quoted (nothing can close the quotes) with anything but letters, digits, spaces and . _ ( ) -
- * dropped, also for names stored before pairing enforced that set.
- */
-export const quoted = (name: string): string => JSON.stringify(name.replace(/[^\p{L}\p{N} ._()'’-]/gu, "").slice(0, 40));
-
-export interface CaptureArgs {
-  mode?: CaptureMode;
-  monitor_index?: number;
-  window_title?: string;
-  delay_ms?: number;
-}
 
 export interface Captured {
   meta: ScreenshotMeta;
@@ -64,9 +51,7 @@ export async function pickAgent(uid: string): Promise<{ agent: Agent; others: Ag
 }
 
 function checkArgs(agent: Agent, args: Required<Pick<CaptureArgs, "mode">> & CaptureArgs): void {
-  if (args.mode === "window" && !args.window_title?.trim()) {
-    throw invalidInput('Invalid input: window_title is required when mode is "window" (a part of the window\'s title, case-insensitive)');
-  }
+  if (args.mode === "window" && !args.window_title?.trim()) throw windowTitleRequired();
   if (args.mode === "monitor" && agent.monitors.length && (args.monitor_index ?? 0) >= agent.monitors.length) {
     const list = agent.monitors.map((m) => `${m.index}: ${m.width}×${m.height} at ${m.x},${m.y}`).join("; ");
     throw invalidInput(
@@ -80,8 +65,9 @@ function checkArgs(agent: Agent, args: Required<Pick<CaptureArgs, "mode">> & Cap
  * Throws the seed's errors: application not running, no display server, no matching window
  * (the agent's own words), timeout, cancellation.
  */
-export async function captureScreenshot(ctx: SignedInContext, args: CaptureArgs): Promise<Captured> {
-  const uid = ctx.caller.uid;
+export async function captureScreenshot(ctx: RequestContext, args: CaptureArgs): Promise<Captured> {
+  const uid = ctx.caller?.uid;
+  if (!uid) throw unauthenticated();
   const mode = args.mode ?? "fullscreen";
   const delayMs = Math.min(Math.max(0, Math.floor(args.delay_ms ?? 0)), MAX_DELAY_MS);
   const { agent, others } = await pickAgent(uid);
@@ -97,27 +83,20 @@ export async function captureScreenshot(ctx: SignedInContext, args: CaptureArgs)
       ...(mode === "monitor" ? { monitorIndex: args.monitor_index ?? 0 } : {}),
       ...(mode === "window" ? { windowTitle: args.window_title!.trim() } : {}),
       delayMs,
+      ...(args.redact ? { redact: args.redact } : {}),
     },
     budget,
   );
   ctx.log.info("capture requested", { request: id, device: agent.deviceId, mode, delayMs });
   const outcome = await waitForAgent(ctx, id, agent, budget);
-  if (outcome.status === "failed") throw agentError(outcome.error ?? "The capture failed");
+  if (outcome.status === "failed") throw captureError(outcome.error ?? "The capture failed");
   const { meta, png } = await loadScreenshot(uid, outcome.screenshotId!);
   return { meta, png, agent: { deviceId: agent.deviceId, name: agent.name }, otherAgents: others.map((a) => a.name) };
 }
 
-// The agent's error sentences are shown word for word; the status says what kind of failure it was.
-function agentError(text: string): ToolError {
-  const clean = text.replace(/\s+/g, " ").trim().replace(/[.]$/, "").slice(0, 500);
-  if (/^No window/i.test(clean)) return new ToolError("not_found", clean);
-  if (/display server/i.test(clean)) return unavailable(clean);
-  if (/paused/i.test(clean)) return new ToolError("conflict", clean);
-  return unavailable(clean);
-}
 
 /** Waits for the request to end: done, failed, the agent gone, the time budget spent, or the client gone. */
-function waitForAgent(ctx: SignedInContext, id: string, agent: Agent, budgetMs: number): Promise<CaptureRequest> {
+function waitForAgent(ctx: RequestContext, id: string, agent: Agent, budgetMs: number): Promise<CaptureRequest> {
   const started = Date.now();
   let current = agent;
   return new Promise<CaptureRequest>((resolve, reject) => {

@@ -1,20 +1,20 @@
 // Fotos: screenshots an agent can take on the user's own computer (through the paired desktop
 // agent), list and read; the vision half (OCR, annotation, analysis, PII redaction) builds on the
-// same store. See docs/fotos.md.
+// same store. The members are in definition.ts (shared with `fotos-agent mcp`); this function runs
+// them with the cloud backend. See docs/fotos.md.
+import { PROTECTED } from "../../core/catalog.js";
 import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
 import { agentRoutes } from "./agents/routes.js";
-import { recentScreenshots, screenshotResource } from "./resources/screenshots.js";
-import { currentSettings } from "./resources/settings.js";
-import { listScreenshots } from "./tools/list_screenshots.js";
-import { takeScreenshot } from "./tools/take_screenshot.js";
-import { VISION_INSTRUCTIONS, visionPrompts, visionResources, visionRoutes, visionTools } from "./vision.js";
-import { PROTECTED } from "../../core/catalog.js";
+import { provideBackend } from "./backend.js";
+import { cloudBackend } from "./cloud.js";
+import { fotosServer, VISION_INSTRUCTIONS } from "./definition.js";
+import { localCaptureRoute } from "./routes/local-capture.js";
+import { uploadRoute } from "./routes/upload.js";
+
+provideBackend(cloudBackend);
 
 export default defineDomain({
-  name: "fotos",
-  serverName: "fotos",
-  title: "Fotos",
-  description: "AI-powered screenshot capture, annotation, and analysis",
+  ...fotosServer,
   instructions: [
     "Screenshots of the signed-in user's own computer, taken by the Fotos desktop agent they paired with their account.",
     "take_screenshot {mode fullscreen|monitor|window, monitor_index, window_title, delay_ms} captures and returns the image (at most 1568 px a side) with its id;",
@@ -23,10 +23,8 @@ export default defineDomain({
     "settings://current holds the user's capture, annotation, AI and UI settings.",
     VISION_INSTRUCTIONS,
   ].join(" "),
-  access: { ...SIGNED_IN, scopes: ["fotos"] },
+  // Besides the user's apps: `fotos-agent mcp` bridged, with the grant the user approved for it.
+  access: { ...SIGNED_IN, accept: [...SIGNED_IN.accept, "device"], devices: ["fotos-mcp"], scopes: ["fotos"] },
   scopes: PROTECTED.fotos.scopes,
-  tools: [takeScreenshot, listScreenshots, ...visionTools],
-  resources: [recentScreenshots, screenshotResource, currentSettings, ...visionResources],
-  prompts: visionPrompts,
-  routes: [...agentRoutes, ...visionRoutes],
+  routes: [...agentRoutes, uploadRoute, localCaptureRoute],
 });

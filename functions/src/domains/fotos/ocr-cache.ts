@@ -54,6 +54,3 @@ export async function ocrScreenshot(uid: string, meta: ScreenshotMeta, png: Buff
   }
   return { result, cached: false };
 }
-
-/** What the tool and resource return: no line indexes. */
-export const publicOcr = (r: OcrResult) => ({ language: r.language, engine: r.engine, text: r.text, regions: r.regions });

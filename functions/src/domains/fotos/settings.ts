@@ -1,13 +1,15 @@
-// The user's Fotos settings (capture, annotation, ai, ui: the seed's sections), stored per user at
-// users/{uid}/fotos/settings and read over the defaults below: a user with no settings, or with
-// only some, gets the defaults for the rest. Unknown keys are ignored, wrong types fall back.
-import { firestore } from "../../platform/firebase.js";
+// The user's Fotos settings (capture, annotation, ai, ui: the seed's sections), read over the
+// defaults below: a user with no settings, or with only some, gets the defaults for the rest.
+// Unknown keys are ignored, wrong types fall back. Where they are stored is the backend's business
+// (the function: users/{uid}/fotos/settings; `fotos-agent mcp` standalone: nowhere, the defaults).
 
 export const DEFAULT_SETTINGS = {
   capture: {
     defaultMode: "fullscreen",
     delayMs: 0,
     format: "png",
+    /** The desktop agent redacts PII (OCR + detection + boxes) before the image leaves the computer. */
+    redactBeforeUpload: false,
   },
   annotation: {
     color: "#FF0000",
@@ -24,13 +26,13 @@ export const DEFAULT_SETTINGS = {
   ui: {
     theme: "system",
     language: "en",
+    /** The person's country (ISO 3166 alpha-2): the national phone number forms redaction reads first. */
+    region: "US",
     notifications: true,
   },
 };
 
 export type Settings = typeof DEFAULT_SETTINGS;
-
-export const settingsDoc = (uid: string) => firestore().collection("users").doc(uid).collection("fotos").doc("settings");
 
 // Keeps the default's shape: a stored value replaces a default only when it has the same type.
 function overlay<T>(defaults: T, stored: unknown): T {
@@ -43,8 +45,5 @@ function overlay<T>(defaults: T, stored: unknown): T {
   return out as T;
 }
 
-/** The caller's settings: stored values over the defaults. */
-export async function readSettings(uid: string): Promise<Settings> {
-  const snap = await settingsDoc(uid).get();
-  return overlay(DEFAULT_SETTINGS, snap.data());
-}
+/** Stored values over the defaults. */
+export const settingsFrom = (stored: unknown): Settings => overlay(DEFAULT_SETTINGS, stored);

@@ -1,16 +1,22 @@
 // The screenshot a vision tool works on: a stored one by id, or — where the seed says "if
-// omitted, a new fullscreen capture is taken first" — a fresh fullscreen capture by the agent.
-import type { SignedInContext } from "../../mcp/define.js";
-import { captureScreenshot } from "./capture.js";
-import { loadScreenshot, type ScreenshotMeta } from "./store.js";
+// omitted, a new fullscreen capture is taken first" — a fresh fullscreen capture.
+import type { RequestContext } from "../../mcp/define.js";
+import { unauthenticated } from "../../core/errors.js";
+import type { FotosBackend } from "./backend.js";
+import type { ScreenshotMeta } from "./screenshots.js";
 
-export function uidOf(ctx: SignedInContext): string {
-  return ctx.caller.uid;
+export function uidOf(ctx: RequestContext): string {
+  const uid = ctx.caller?.uid;
+  if (!uid) throw unauthenticated();
+  return uid;
 }
 
-export async function screenshotOrCapture(ctx: SignedInContext, id: string | undefined): Promise<{ meta: ScreenshotMeta; png: Buffer; captured: boolean }> {
-  const uid = uidOf(ctx);
-  if (id !== undefined) return { ...(await loadScreenshot(uid, id)), captured: false };
-  const { meta, png } = await captureScreenshot(ctx, { mode: "fullscreen" });
+export async function screenshotOrCapture(
+  fotos: FotosBackend,
+  ctx: RequestContext,
+  id: string | undefined,
+): Promise<{ meta: ScreenshotMeta; png: Buffer; captured: boolean }> {
+  if (id !== undefined) return { ...(await fotos.load(id)), captured: false };
+  const { meta, png } = await fotos.capture({ mode: "fullscreen" }, ctx);
   return { meta, png, captured: true };
 }

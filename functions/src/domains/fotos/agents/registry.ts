@@ -49,6 +49,8 @@ export interface CaptureRequest {
   monitorIndex?: number;
   windowTitle?: string;
   delayMs: number;
+  /** Redact on the device before upload (take_screenshot's redact_before_upload), with the person's region. */
+  redact?: { region: string };
   createdAt: Date;
   expiresAt: Date;
   screenshotId?: string;
@@ -99,6 +101,7 @@ export function toRequest(snap: DocumentSnapshot): CaptureRequest {
     ...(typeof d.monitorIndex === "number" ? { monitorIndex: d.monitorIndex } : {}),
     ...(typeof d.windowTitle === "string" ? { windowTitle: d.windowTitle } : {}),
     delayMs: d.delayMs ?? 0,
+    ...(d.redact && typeof d.redact.region === "string" ? { redact: { region: d.redact.region } } : {}),
     createdAt: date(d.createdAt),
     expiresAt: date(d.expiresAt),
     ...(typeof d.screenshotId === "string" ? { screenshotId: d.screenshotId } : {}),
@@ -158,7 +161,7 @@ export async function markActive(deviceId: string): Promise<void> {
 export async function createRequest(
   owner: string,
   device: string,
-  params: { mode: CaptureMode; monitorIndex?: number; windowTitle?: string; delayMs: number },
+  params: { mode: CaptureMode; monitorIndex?: number; windowTitle?: string; delayMs: number; redact?: { region: string } },
   ttlMs: number,
 ): Promise<string> {
   const id = randomUUID();

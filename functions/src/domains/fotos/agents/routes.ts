@@ -12,8 +12,9 @@ import { device, type RequestContext } from "../../../mcp/define.js";
 import { route, type HttpRoute } from "../../../http/route.js";
 import { conflict, forbidden, ToolError, unauthenticated } from "../../../core/errors.js";
 import { parseInput } from "../../../mcp/validation.js";
+import { deviceRedaction } from "../schema.js";
 import { firestore } from "../../../platform/firebase.js";
-import { quoted } from "../capture.js";
+import { quoted } from "../screenshots.js";
 import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
 import { failIfOpen, markActive, recordHeartbeat, recordOffline, requests, toRequest, type AgentReport } from "./registry.js";
 
@@ -134,6 +135,7 @@ export const agentRoutes: HttpRoute[] = [
         monitorIndex: claimed.monitorIndex,
         windowTitle: claimed.windowTitle,
         delayMs: claimed.delayMs,
+        ...(claimed.redact ? { redact: claimed.redact } : {}),
         expiresAt: claimed.expiresAt.toISOString(),
       });
     },
@@ -153,7 +155,15 @@ export const agentRoutes: HttpRoute[] = [
       // A retry after a lost response: answer with what was stored the first time.
       if (r.status === "done" && r.screenshotId) return ok({ screenshotId: r.screenshotId, duplicate: true });
       if (r.status !== "claimed" && r.status !== "pending") throw conflict(`This capture request is ${r.status}: nothing was stored`);
+      const redaction = deviceRedaction(req.query.redaction);
+      if (r.redact && !redaction) {
+        // Never stored: the person asked for the image not to leave the computer unredacted.
+        const error = `The Fotos agent on ${quoted(agent.name)} sent the capture without redacting it on the device, so it was not stored: update the agent (npx fotos-agent@latest run) and try again`;
+        await failIfOpen(id, error);
+        throw conflict(error);
+      }
       const meta = await saveScreenshot(agent.owner, png, {
+        ...(redaction ? { redaction } : {}),
         mode: r.mode,
         ...(r.monitorIndex !== undefined ? { monitorIndex: r.monitorIndex } : {}),
         ...(r.windowTitle !== undefined ? { windowTitle: r.windowTitle } : {}),

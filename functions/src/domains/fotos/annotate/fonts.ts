@@ -15,14 +15,16 @@ let done = false;
 export function ensureFonts(): void {
   if (done || process.env.FONTCONFIG_FILE) return;
   done = true;
-  // lib/domains/fotos/annotate → functions/assets/fonts (the same from src/ in tests)
-  const assets = join(dirname(fileURLToPath(import.meta.url)), "../../../../assets/fonts");
+  // lib/domains/fotos/annotate → functions/assets/fonts (the same from src/ in tests); bundled
+  // into fotos-agent (dist/cli.js), its build copies them to dist/fonts.
+  const here = dirname(fileURLToPath(import.meta.url));
+  const assets = [join(here, "../../../../assets/fonts"), join(here, "fonts")].find((dir) => existsSync(join(dir, "LiberationSans-Regular.ttf"))) ?? "";
   const system = ["/etc/fonts/fonts.conf"].filter(existsSync).map((f) => `<include ignore_missing="yes">${f}</include>`).join("");
   const dir = mkdtempSync(join(tmpdir(), "fotos-fonts-"));
   const file = join(dir, "fonts.conf");
   writeFileSync(
     file,
-    `<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>${system}<dir>${assets}</dir><cachedir>${dir}</cachedir></fontconfig>`,
+    `<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>${system}${assets ? `<dir>${assets}</dir>` : ""}<cachedir>${dir}</cachedir></fontconfig>`,
   );
   process.env.FONTCONFIG_FILE = file;
 }

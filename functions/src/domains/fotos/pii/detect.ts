@@ -1,81 +1,36 @@
 // PII detection on OCR output. Patterns run on whole lines (words joined with spaces), not on
-// single words, because OCR splits "4111 1111 1111 1111" or "+1 415 555 2671" into several
-// words; a match is mapped back to the boxes of the words it touches. The most specific
-// detectors run first and consume their characters, so a card number is not also a phone.
+// single words, because OCR splits "4111 1111 1111 1111" or "+44 7700 900123" into several words;
+// secrets are also looked for over the whole screen text (a key block spans lines), and each pair
+// of neighbouring lines is tried joined, so an item that wraps (or that OCR cut into two lines) is
+// found as one. A match becomes the boxes of every word it touches, on every line it touches.
+// Detectors run in priority order; a match consumes its characters for the later ones (a card
+// number is not also a phone), except that email and IP addresses are also found inside a secret
+// (a database URL's host is an IP address in its own right).
 import { isIPv6 } from "node:net";
-import { findPhoneNumbersInText } from "libphonenumber-js/max";
 import { lineText, type OcrResult } from "../../../platform/ocr.js";
+import { phoneRegions, phoneSpans } from "./phones.js";
+import { EXTRA_SECRET_PATTERNS, highEntropyTokens, maintainedSecrets, PROVIDER_PATTERNS } from "./secrets.js";
+import { regexSpans, type Span } from "./spans.js";
 
-export const PII_TYPES = ["email", "phone", "ssn", "credit_card", "api_key", "ip_address"] as const;
-export type PiiType = (typeof PII_TYPES)[number];
+import type { Detection, PiiType } from "./types.js";
 
-export interface PiiMatch {
+export { PII_TYPES, type Detection, type PiiType } from "./types.js";
+
+export interface PiiMatch extends Span {
   type: PiiType;
-  /** Character span in the line's text. */
-  start: number;
-  end: number;
 }
 
-export interface Detection {
-  type: PiiType;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
+export interface DetectOptions {
+  /** The person's region (ISO 3166 alpha-2, e.g. "GB"): its national phone forms are read first. */
+  region?: string;
 }
 
-type Detector = (text: string) => { start: number; end: number }[];
-
-const regexDetector =
-  (...patterns: RegExp[]): Detector =>
-  (text) =>
-    patterns.flatMap((re) => [...text.matchAll(re)].map((m) => ({ start: m.index, end: m.index + m[0].length })));
-
-/** Provider formats, as secret scanners (gitleaks, GitHub secret scanning) know them. */
-const KEY_PATTERNS = [
-  /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
-  /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, // AWS access key id
-  /\bgh[pousr]_[A-Za-z0-9]{30,}\b/g, // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]{22,}\b/g,
-  /\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_-]{20,}\b/g, // GitLab
-  /\bxox[abposre]-[A-Za-z0-9-]{10,}/g, // Slack
-  /\b[rs]k[_ ](?:live|test)[_ ][A-Za-z0-9]{16,}\b/g, // Stripe (OCR may drop the underscores)
-  /\bA[Il1]za[0-9A-Za-z_-]{35}\b/g, // Google API key (OCR reads I as l)
-  /\bya29\.[0-9A-Za-z_-]{20,}/g, // Google OAuth access token
-  /\bsk-(?:proj-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{20,}/g, // OpenAI, Anthropic
-  /\beyJ[A-Za-z0-9_-]{8,}\.\S{4,}/g, // JWT (header, then whatever OCR made of the rest)
-  /\bnpm_[A-Za-z0-9]{36}\b/g,
-  /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g, // SendGrid
-  // The value of an assignment whose name says it is a secret: `api_key = "…"`, `password: …`
-  /(?<=\b(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|pwd|client[_-]?secret|access[_-]?key)\s*[:=]\s*["']?)[^\s"']{8,}/gi,
-];
-
-/** Long tokens with high Shannon entropy and mixed character classes: generic secrets. */
-function highEntropySecrets(text: string): { start: number; end: number }[] {
-  const found: { start: number; end: number }[] = [];
-  for (const m of text.matchAll(/[A-Za-z0-9+/_=-]{24,}/g)) {
-    const token = m[0];
-    const classes = [/[a-z]/, /[A-Z]/, /[0-9]/].filter((re) => re.test(token)).length;
-    if (classes < 3 || entropy(token) < 3.8) continue;
-    found.push({ start: m.index, end: m.index + token.length });
-  }
-  return found;
-}
-
-function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
-  let bits = 0;
-  for (const n of counts.values()) bits -= (n / s.length) * Math.log2(n / s.length);
-  return bits;
-}
-
-/** 13–19 digits with any spacing or dashes (OCR spaces them oddly), passing the Luhn check. */
-function creditCards(text: string): { start: number; end: number }[] {
-  const found: { start: number; end: number }[] = [];
-  for (const run of text.matchAll(/\d(?:[ -]{0,2}\d){12,}/g)) {
-    // Try windows that start and end at group boundaries, longest first, so a run with an extra
-    // group around still matches but a window cut inside a group (a random Luhn hit) does not.
+/** 13–19 digits with any spacing, dots or dashes (OCR spaces them oddly), passing the Luhn check. */
+function creditCards(text: string): Span[] {
+  const found: Span[] = [];
+  for (const run of text.matchAll(/\d(?:[ .-]{0,2}\d){12,}/g)) {
+    // Windows that start and end at group boundaries, longest first, so a run with an extra group
+    // around still matches but a window cut inside a group (a random Luhn hit) does not.
     const positions = [...run[0].matchAll(/\d/g)].map((d) => run.index + d.index);
     const startsGroup = (k: number) => k === 0 || positions[k - 1]! + 1 !== positions[k];
     const endsGroup = (k: number) => k === positions.length - 1 || positions[k]! + 1 !== positions[k + 1];
@@ -111,62 +66,224 @@ export function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-function ipv6(text: string): { start: number; end: number }[] {
-  const found: { start: number; end: number }[] = [];
-  for (const m of text.matchAll(/(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])/g)) {
-    if (isIPv6(m[0]) && /[0-9A-Fa-f]/.test(m[0])) found.push({ start: m.index, end: m.index + m[0].length });
+/** IPv4 wherever it stands: alone, in a URL, after user@, before :port or /prefix. 0.0.0.0 (any address) is not one. */
+const IPV4 = /(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\d]|\.\d)/g;
+
+/** IPv6 in full or short forms (::1, fe80::1, 2001:db8::, [::1]:8080), checked by Node's parser. */
+function ipAddresses(text: string): Span[] {
+  const found = regexSpans(text, [IPV4]).filter((s) => text.slice(s.start, s.end) !== "0.0.0.0");
+  for (const m of text.matchAll(/(?<![\w:.])(?:[0-9A-Fa-f]{1,4}|:)(?::[0-9A-Fa-f]{0,4}){1,7}(?:%[\w.]+)?(?![\w:])/g)) {
+    const candidate = m[0].replace(/%[\w.]+$/, "");
+    if (isIPv6(candidate) && /\d/.test(candidate) && candidate.includes(":")) found.push({ start: m.index, end: m.index + m[0].length });
   }
   return found;
 }
 
-function phones(text: string): { start: number; end: number }[] {
-  return findPhoneNumbersInText(text, { defaultCountry: "US" }).map((p) => ({ start: p.startsAt, end: p.endsAt }));
-}
-
-/** In priority order: each detector sees the text with earlier matches blanked out. */
-const DETECTORS: [PiiType, Detector][] = [
-  ["api_key", regexDetector(...KEY_PATTERNS)],
-  ["email", regexDetector(/[A-Za-z0-9._%+-]+ ?@ ?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g)],
-  ["ip_address", (t) => [...regexDetector(/(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\d.]*\d)/g)(t), ...ipv6(t)]],
-  ["credit_card", creditCards],
-  ["ssn", regexDetector(/(?<!\d)(?!000|666|9\d\d)\d{3}[- ](?!00)\d{2}[- ](?!0000)\d{4}(?!\d)/g)],
-  ["phone", phones],
-  ["api_key", highEntropySecrets],
+/** US SSN as written (AAA-GG-SSSS, spaces), or nine digits after an SSN label; never area 000/666/9xx. */
+const SSN = [
+  /(?<![\d-])(?!000|666|9\d\d)\d{3}[- ](?!00)\d{2}[- ](?!0000)\d{4}(?![\d-])/g,
+  /(?<=\b(?:SSN|social security(?: number| no\.?)?|SS#)\s*[:#]?\s*)(?!000|666|9\d\d)\d{9}\b/gi,
 ];
 
-/** Every PII match in one line of text. */
-export function detectInText(line: string): PiiMatch[] {
-  let text = line;
-  const matches: PiiMatch[] = [];
-  for (const [type, detect] of DETECTORS) {
-    for (const { start, end } of detect(text)) {
-      if (end <= start) continue;
-      matches.push({ type, start, end });
-      text = text.slice(0, start) + "\u2588".repeat(end - start) + text.slice(end); // consumed
+/** OCR may put a space around the @ or after a dot ("jane.doe@example. com"). */
+const EMAIL = /[A-Za-z0-9._%+-]+ ?@ ?[A-Za-z0-9-]+(?:\. ?[A-Za-z0-9-]+)*\.(?: ?[a-z]{2,}\b|[A-Za-z]{2,})/g;
+
+type Detector = { type: PiiType; find: (text: string) => Span[]; consumes: boolean; insideSecrets?: boolean };
+
+/**
+ * The text as digits were meant: OCR reads a slashed or dotted zero as "@", "O" or "o", and a one
+ * as "l", "I" or "|", next to digits ("1@.20.30.40", "808@"). Same length, so spans stay valid.
+ */
+export function digitView(text: string): string {
+  return text.replace(/(?<=\d)[@Oo](?=[\d.:,)\]/\s-]|$)|(?<=\d[.:-]?)[lI|](?=[\d.:-])|(?<![A-Za-z])[lI|](?=\d)/g, (c) => (c === "l" || c === "I" || c === "|" ? "1" : "0"));
+}
+const numeric = (find: (text: string) => Span[]) => (text: string) => find(digitView(text));
+
+/**
+ * OCR breaks long tokens at random ("AKIA4HF J2KD7QWX3MZP6", "…Yh5 Jd0Gs"): secret patterns also
+ * run on the line with such breaks closed — a space between two pieces of a token (not words or
+ * plain numbers), one of them with a digit — and their matches are mapped back to the line.
+ */
+const fragment = (piece: string) => piece.length >= 3 && /^[A-Za-z0-9]/.test(piece) && /[A-Za-z0-9]$/.test(piece) && !/^(?:[A-Z]?[a-z]+|[A-Z]+|\d+)$/.test(piece);
+const joinedPieces = (find: (text: string) => Span[]) => (text: string): Span[] => {
+  const keep: number[] = [];
+  let closed = "";
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === " " && i > 0 && i + 1 < text.length) {
+      const left = /[^\s]{3,}$/.exec(text.slice(0, i))?.[0];
+      const right = /^[^\s]{3,}/.exec(text.slice(i + 1))?.[0];
+      if (left && right && fragment(left) && fragment(right) && /\d/.test(left + right)) continue;
+    }
+    keep.push(i);
+    closed += text[i];
+  }
+  const direct = find(text);
+  if (closed.length === text.length) return direct;
+  const mapped = find(closed).map((m) => ({ start: keep[m.start]!, end: keep[m.end - 1]! + 1 }));
+  return [...direct, ...mapped.filter((m) => !direct.some((d) => d.start <= m.start && d.end >= m.end))];
+};
+
+/**
+ * What is tried across a line break: formats that cannot start or end by accident where one line
+ * meets the next (a provider's key, an email, a Luhn-valid card). Generic secrets and phones are
+ * left out: two ordinary lines glued together look like them too often.
+ */
+const WRAPPING: Detector[] = [
+  { type: "api_key", find: joinedPieces((t) => regexSpans(t, PROVIDER_PATTERNS)), consumes: true },
+  { type: "email", find: (t) => regexSpans(t, [EMAIL]), consumes: true },
+  { type: "credit_card", find: numeric(creditCards), consumes: true },
+];
+
+function detectors(opts: DetectOptions): Detector[] {
+  const regions = phoneRegions(opts.region);
+  return [
+    { type: "api_key", find: joinedPieces((t) => regexSpans(t, EXTRA_SECRET_PATTERNS)), consumes: true, insideSecrets: true },
+    { type: "email", find: (t) => regexSpans(t, [EMAIL]), consumes: true, insideSecrets: true },
+    { type: "ip_address", find: numeric(ipAddresses), consumes: true, insideSecrets: true },
+    { type: "credit_card", find: numeric(creditCards), consumes: true },
+    { type: "ssn", find: numeric((t) => regexSpans(t, SSN)), consumes: true },
+    { type: "phone", find: numeric((t) => phoneSpans(t, regions)), consumes: true },
+    { type: "api_key", find: joinedPieces(highEntropyTokens), consumes: true },
+  ];
+}
+
+const blank = (text: string, s: Span) => text.slice(0, s.start) + "\u2588".repeat(s.end - s.start) + text.slice(s.end);
+
+/** Every match of the per-line detectors in `text`; `secrets` are spans already known to be secrets. */
+function matchLine(text: string, opts: DetectOptions, secrets: Span[] = [], only?: Detector[]): PiiMatch[] {
+  const matches: PiiMatch[] = secrets.map((s) => ({ type: "api_key", ...s }));
+  let consumed = text;
+  let outsideSecrets = text;
+  for (const s of secrets) consumed = blank(consumed, s);
+  for (const d of only ?? detectors(opts)) {
+    const source = d.insideSecrets ? outsideSecrets : consumed;
+    for (const s of d.find(source)) {
+      if (s.end <= s.start || /\u2588/.test(consumed.slice(s.start, s.end)) && !d.insideSecrets) continue;
+      const overlapping = d.insideSecrets ? matches.find((m) => m.type === d.type && m.start < s.end && m.end > s.start) : undefined;
+      if (overlapping) {
+        // The same item found twice (the preset and a pattern here): one match over both.
+        overlapping.start = Math.min(overlapping.start, s.start);
+        overlapping.end = Math.max(overlapping.end, s.end);
+      } else matches.push({ type: d.type, ...s });
+      if (d.consumes) {
+        consumed = blank(consumed, s);
+        outsideSecrets = blank(outsideSecrets, s);
+      }
     }
   }
   return matches.sort((a, b) => a.start - b.start);
 }
 
-/** Every PII item on the screenshot, as boxes in its pixels (the union of the words a match touches). */
-export function detectPii(ocr: OcrResult): Detection[] {
-  const detections: Detection[] = [];
-  for (const line of ocr.lines) {
-    const { text, starts } = lineText(ocr.regions, line);
-    for (const match of detectInText(text)) {
-      const words = line.filter((_, k) => {
-        const from = starts[k]!;
-        const to = from + ocr.regions[line[k]!]!.text.length;
-        return from < match.end && to > match.start;
+/** Every PII match in one line of text. */
+export async function detectInText(line: string, opts: DetectOptions = {}): Promise<PiiMatch[]> {
+  return matchLine(line, opts, await maintainedSecrets(line));
+}
+
+/** Every PII item on the screenshot, as boxes in its pixels (per line, the union of the words a match touches). */
+export async function detectPii(ocr: OcrResult, opts: DetectOptions = {}): Promise<Detection[]> {
+  const texts = ocr.lines.map((line) => lineText(ocr.regions, line));
+  // Secrets over the whole text: the preset's multi-line rules (a private key block) see it all.
+  const offsets: number[] = [];
+  let full = "";
+  for (const t of texts) {
+    offsets.push(full.length);
+    full += t.text + "\n";
+  }
+  const secretsByLine = texts.map(() => [] as Span[]);
+  for (const s of await maintainedSecrets(full)) {
+    texts.forEach((t, l) => {
+      const start = Math.max(s.start - offsets[l]!, 0);
+      const end = Math.min(s.end - offsets[l]!, t.text.length);
+      if (end > start) secretsByLine[l]!.push({ start, end });
+    });
+  }
+
+  // [line, span] pieces to cover.
+  const pieces: { line: number; span: Span; type: PiiType }[] = [];
+  texts.forEach((t, l) => {
+    for (const m of matchLine(t.text, opts, secretsByLine[l])) pieces.push({ line: l, span: m, type: m.type });
+  });
+  // Lines that wrap into each other (up to four), joined: an item cut by the wrap (or by OCR)
+  // is one match across the junctions, covered on every line it touches.
+  for (let l = 0; l + 1 < texts.length; l++) {
+    const chain = [l];
+    while (chain.length < 4 && chain[chain.length - 1]! + 1 < texts.length && wraps(ocr, chain[chain.length - 1]!)) chain.push(chain[chain.length - 1]! + 1);
+    if (chain.length < 2) continue;
+    const offsets: number[] = [];
+    let joined = "";
+    for (const j of chain) {
+      offsets.push(joined.length);
+      joined += texts[j]!.text;
+    }
+    const firstEnd = texts[l]!.text.length;
+    const lastStart = offsets[offsets.length - 1]!;
+    for (const m of matchLine(joined, opts, [], WRAPPING)) {
+      // Each chain reports the items that start on its first line and end on its last.
+      if (!(m.start < firstEnd && m.end > lastStart)) continue;
+      // An item complete at the end of a line does not run on into the next line's first word
+      // (an email's ".com" glued to "office" on the line below).
+      const endLine = chain.length - 1;
+      const prefix = joined.slice(0, lastStart);
+      const runOn = joined.slice(lastStart, m.end);
+      if (/^[A-Za-z]+$/.test(runOn) && /^(?:\s|$)/.test(joined.slice(m.end)) && matchLine(prefix, opts, [], WRAPPING).some((x) => x.type === m.type && x.end === prefix.length)) continue;
+      chain.forEach((j, k) => {
+        const from = offsets[k]!;
+        const to = k === endLine ? joined.length : offsets[k + 1]!;
+        const span = { start: Math.max(m.start, from) - from, end: Math.min(m.end, to) - from };
+        if (span.end > span.start && !pieces.some((p) => p.line === j && p.span.start <= span.start && p.span.end >= span.end)) pieces.push({ line: j, span, type: m.type });
       });
-      if (!words.length) continue;
-      const boxes = words.map((i) => ocr.regions[i]!);
-      const x = Math.min(...boxes.map((b) => b.x));
-      const y = Math.min(...boxes.map((b) => b.y));
-      const right = Math.max(...boxes.map((b) => b.x + b.w));
-      const bottom = Math.max(...boxes.map((b) => b.y + b.h));
-      detections.push({ type: match.type, x, y, w: right - x, h: bottom - y });
     }
   }
+
+  const detections: Detection[] = [];
+  const seen = new Set<string>();
+  for (const { line: l, span, type } of pieces) {
+    const line = ocr.lines[l]!;
+    const { starts } = texts[l]!;
+    const words = line.filter((_, k) => {
+      const from = starts[k]!;
+      const to = from + ocr.regions[line[k]!]!.text.length;
+      return from < span.end && to > span.start;
+    });
+    if (!words.length) continue;
+    // A word the match covers only in part (`DB_PASSWORD=hunter2`, `user@10.0.0.5:5432`) is cut at
+    // the match's characters, assuming even character widths, widened by one character each side.
+    const boxes = words.map((i) => {
+      const r = ocr.regions[i]!;
+      const from = starts[line.indexOf(i)]!;
+      const chars = Math.max(1, r.text.length);
+      const a = Math.max(0, span.start - from - 1);
+      const b = Math.min(chars, span.end - from + 1);
+      if (a === 0 && b === chars) return r;
+      const charW = r.w / chars;
+      return { x: r.x + Math.floor(a * charW), y: r.y, w: Math.ceil((b - a) * charW), h: r.h };
+    });
+    const x = Math.min(...boxes.map((b) => b.x));
+    const y = Math.min(...boxes.map((b) => b.y));
+    const right = Math.max(...boxes.map((b) => b.x + b.w));
+    const bottom = Math.max(...boxes.map((b) => b.y + b.h));
+    const d = { type, x, y, w: right - x, h: bottom - y };
+    const key = `${type}:${x},${y},${d.w},${d.h}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    detections.push(d);
+  }
   return detections;
+}
+
+/**
+ * Whether line `l` may wrap into line `l + 1`: the next one starts right below it, in the same
+ * column, and is not longer (a wrapped line runs to the edge; what follows it is at most as long).
+ */
+function wraps(ocr: OcrResult, l: number): boolean {
+  const box = (line: number[]) => {
+    const rs = line.map((i) => ocr.regions[i]!);
+    const x = Math.min(...rs.map((r) => r.x));
+    const y = Math.min(...rs.map((r) => r.y));
+    return { x, y, right: Math.max(...rs.map((r) => r.x + r.w)), bottom: Math.max(...rs.map((r) => r.y + r.h)) };
+  };
+  const A = box(ocr.lines[l]!);
+  const B = box(ocr.lines[l + 1]!);
+  const h = Math.max(A.bottom - A.y, B.bottom - B.y, 1);
+  return B.y >= A.y && B.y - A.bottom < h * 1.5 && Math.abs(B.x - A.x) <= h && A.right >= B.right - h;
 }

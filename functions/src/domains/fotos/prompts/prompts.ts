@@ -3,11 +3,9 @@
 // screenshots://{id}). An unknown screenshot id is the store's not-found error.
 import type { GetPromptResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { type SignedInContext } from "../../../mcp/define.js";
-import { prompt } from "../../../mcp/signed-in.js";
+import { prompt, type RequestContext } from "../../../mcp/define.js";
+import { backendOf } from "../backend.js";
 import { modelImageContent } from "../image.js";
-import { listScreenshots, loadScreenshot } from "../store.js";
-import { uidOf } from "../source.js";
 
 export const DESCRIBE_UI = "Describe the UI elements visible in this screenshot: windows, panels, controls (buttons, inputs, menus, tabs), their labels and states, and how the layout is organised.";
 export const EXTRACT_CODE = "Extract all code visible in this screenshot. Return only the code, properly formatted (indentation preserved, in a fenced block with the language named), with no commentary.";
@@ -17,11 +15,11 @@ export const ACCESSIBILITY_AUDIT =
   "Audit the UI in this screenshot for accessibility issues: color contrast, text size and legibility, touch/click target sizes, missing or unclear labels, reliance on color alone, focus indication and visual hierarchy. For each issue name the element, the WCAG 2.2 criterion, its severity and a fix.";
 
 const screenshotArg = z.string().min(1).max(100).describe("ID of the screenshot");
-const completeIds = async (prefix: string, ctx: SignedInContext) =>
-  (await listScreenshots(uidOf(ctx), 20)).map((m) => m.id).filter((id) => id.startsWith(prefix));
+const completeIds = async (prefix: string, ctx: RequestContext) =>
+  (await backendOf(ctx).list(20)).map((m) => m.id).filter((id) => id.startsWith(prefix));
 
-async function withScreenshot(ctx: SignedInContext, id: string, description: string, instruction: string): Promise<GetPromptResult> {
-  const { png } = await loadScreenshot(uidOf(ctx), id);
+async function withScreenshot(ctx: RequestContext, id: string, description: string, instruction: string): Promise<GetPromptResult> {
+  const { png } = await backendOf(ctx).load(id);
   return {
     description,
     messages: [

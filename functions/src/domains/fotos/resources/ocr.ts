@@ -2,9 +2,8 @@
 // when none exists yet, OCR in English run now and cached.
 import { resourceTemplate } from "../../../mcp/signed-in.js";
 import { jsonText } from "../../../mcp/content.js";
-import { cachedOcr, ocrScreenshot, publicOcr } from "../ocr-cache.js";
-import { loadScreenshot, getScreenshotMeta } from "../store.js";
-import { uidOf } from "../source.js";
+import { backendOf } from "../backend.js";
+import { publicOcr } from "../schema.js";
 
 export const screenshotOcrResource = resourceTemplate(
   {
@@ -15,14 +14,14 @@ export const screenshotOcrResource = resourceTemplate(
     mimeType: "application/json",
   },
   async (uri, { id }, ctx) => {
-    const uid = uidOf(ctx);
+    const fotos = backendOf(ctx);
     const screenshotId = id ?? ""; // already decoded by the server (a second decode could throw on "%")
-    await getScreenshotMeta(uid, screenshotId); // not found (or expired) before any cache lookup
-    let result = await cachedOcr(uid, screenshotId);
+    await fotos.meta(screenshotId); // not found (or expired) before any cache lookup
+    let result = await fotos.cachedOcr(screenshotId);
     let cached = true;
     if (!result) {
-      const { meta, png } = await loadScreenshot(uid, screenshotId);
-      ({ result, cached } = await ocrScreenshot(uid, meta, png, "eng"));
+      const { meta, png } = await fotos.load(screenshotId);
+      ({ result, cached } = await fotos.ocr(meta, png, "eng"));
     }
     return { contents: [{ uri: uri.href, mimeType: "application/json", text: jsonText({ screenshot_id: screenshotId, ...publicOcr(result), cached }) }] };
   },

@@ -1,11 +1,9 @@
 // screenshots://recent (what list_screenshots returns by default) and screenshots://{id}
 // (the full-resolution PNG as a blob, plus its metadata as JSON).
-import { resourceTemplate, staticResource } from "../../../mcp/signed-in.js";
+import { resourceTemplate, staticResource } from "../../../mcp/define.js";
+import { backendOf } from "../backend.js";
 import { screenshotUri } from "../schema.js";
-import { listScreenshots, loadScreenshot } from "../store.js";
 import { DEFAULT_LIST } from "../tools/list_screenshots.js";
-
-const uidOf = (caller: { uid: string }) => caller.uid;
 
 export const recentScreenshots = staticResource(
   {
@@ -16,7 +14,7 @@ export const recentScreenshots = staticResource(
     mimeType: "application/json",
   },
   async (uri, ctx) => {
-    const screenshots = await listScreenshots(uidOf(ctx.caller), DEFAULT_LIST);
+    const screenshots = await backendOf(ctx).list(DEFAULT_LIST);
     return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify({ count: screenshots.length, screenshots }, null, 2) }] };
   },
 );
@@ -29,7 +27,7 @@ export const screenshotResource = resourceTemplate(
     description: "One screenshot by id: the full-resolution PNG (blob) and its metadata (timestamp, dimensions, capture mode) as JSON.",
     mimeType: "image/png",
     async list(ctx) {
-      const screenshots = await listScreenshots(uidOf(ctx.caller), DEFAULT_LIST);
+      const screenshots = await backendOf(ctx).list(DEFAULT_LIST);
       return {
         resources: screenshots.map((s) => ({
           uri: screenshotUri(s.id),
@@ -41,7 +39,7 @@ export const screenshotResource = resourceTemplate(
     },
   },
   async (uri, { id }, ctx) => {
-    const { meta, png } = await loadScreenshot(uidOf(ctx.caller), id ?? "");
+    const { meta, png } = await backendOf(ctx).load(id ?? "");
     return {
       contents: [
         { uri: uri.href, mimeType: "image/png", blob: png.toString("base64"), _meta: { ...meta } },

@@ -1,6 +1,6 @@
 // settings://current: the user's Fotos settings (capture, annotation, ai, ui), or the defaults.
-import { staticResource } from "../../../mcp/signed-in.js";
-import { readSettings } from "../settings.js";
+import { staticResource } from "../../../mcp/define.js";
+import { backendOf } from "../backend.js";
 
 export const currentSettings = staticResource(
   {
@@ -11,7 +11,7 @@ export const currentSettings = staticResource(
     mimeType: "application/json",
   },
   async (uri, ctx) => {
-    const settings = await readSettings(ctx.caller.uid);
+    const settings = await backendOf(ctx).settings();
     return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(settings, null, 2) }] };
   },
 );

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { tool } from "../../../mcp/signed-in.js";
-import { visionAdapter, VISION_PROVIDERS } from "../../../platform/vision-llm.js";
-import { QUOTAS, useQuota } from "../../../platform/quota.js";
-import { storedAiChoice } from "../ai-settings.js";
-import { screenshotOrCapture, uidOf } from "../source.js";
+import { tool } from "../../../mcp/define.js";
+import { VISION_PROVIDERS } from "../../../platform/vision-llm.js";
+import { backendOf } from "../backend.js";
+import { screenshotOrCapture } from "../source.js";
 
 export const DEFAULT_ANALYSIS_PROMPT = "Describe what you see in this screenshot";
 
@@ -31,11 +30,11 @@ export const analyzeScreenshotTool = tool(
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   },
   async ({ screenshot_id, prompt, provider: asked }, ctx) => {
-    const choice = await storedAiChoice(uidOf(ctx));
+    const fotos = backendOf(ctx);
+    const choice = await fotos.aiChoice();
     const provider = asked ?? choice.defaultProvider ?? "claude";
-    const adapter = await visionAdapter(provider); // a missing key fails before any capture
-    await useQuota(uidOf(ctx), QUOTAS.visionLlm);
-    const { meta, png } = await screenshotOrCapture(ctx, screenshot_id);
+    const adapter = await fotos.vision(provider); // a missing key fails before any capture
+    const { meta, png } = await screenshotOrCapture(fotos, ctx, screenshot_id);
     const settings = { ...(choice.models[provider] ? { model: choice.models[provider] } : {}), ...(choice.ollamaUrl ? { ollamaUrl: choice.ollamaUrl } : {}) };
     const answer = await adapter.analyze({ png, prompt, signal: ctx.signal, settings });
     return {

@@ -2,9 +2,8 @@ import { z } from "zod";
 import { tool } from "../../../mcp/signed-in.js";
 import { annotationsSchema } from "../annotate/schema.js";
 import { renderAnnotations } from "../annotate/render.js";
+import { backendOf } from "../backend.js";
 import { modelImageContent } from "../image.js";
-import { loadScreenshot, saveScreenshot } from "../store.js";
-import { uidOf } from "../source.js";
 
 export const annotateScreenshotTool = tool(
   {
@@ -29,10 +28,10 @@ export const annotateScreenshotTool = tool(
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   },
   async ({ screenshot_id, annotations }, ctx) => {
-    const uid = uidOf(ctx);
-    const { png } = await loadScreenshot(uid, screenshot_id);
+    const fotos = backendOf(ctx);
+    const { png } = await fotos.load(screenshot_id);
     const annotated = await renderAnnotations(png, annotations);
-    const meta = await saveScreenshot(uid, annotated, { mode: "annotated", sourceId: screenshot_id });
+    const meta = await fotos.save(annotated, { mode: "annotated", sourceId: screenshot_id });
     const data = { screenshot_id: meta.id, source_id: screenshot_id, width: meta.width, height: meta.height, annotations: annotations.length };
     return {
       data,

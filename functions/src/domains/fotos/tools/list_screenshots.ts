@@ -1,8 +1,9 @@
 // list_screenshots {limit = 10}: the caller's most recent screenshots, newest first.
 import { z } from "zod";
-import { tool } from "../../../mcp/signed-in.js";
+import { tool } from "../../../mcp/define.js";
+import { backendOf } from "../backend.js";
 import { screenshotMetaSchema } from "../schema.js";
-import { listScreenshots as readScreenshots, MAX_LIST } from "../store.js";
+import { MAX_LIST } from "../screenshots.js";
 
 export const DEFAULT_LIST = 10;
 
@@ -20,7 +21,7 @@ export const listScreenshots = tool(
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async ({ limit }, ctx) => {
-    const screenshots = await readScreenshots(ctx.caller.uid, limit);
+    const screenshots = await backendOf(ctx).list(limit);
     return { data: { count: screenshots.length, screenshots } };
   },
 );

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { tool } from "../../../mcp/signed-in.js";
+import { tool } from "../../../mcp/define.js";
 import { OCR_LANGUAGES, ocrLanguage, type OcrLanguage } from "../../../platform/ocr.js";
 import { invalidInput } from "../../../core/errors.js";
-import { storedAiChoice } from "../ai-settings.js";
-import { ocrScreenshot, publicOcr } from "../ocr-cache.js";
-import { screenshotOrCapture, uidOf } from "../source.js";
+import { backendOf, type FotosBackend } from "../backend.js";
+import { publicOcr } from "../schema.js";
+import { screenshotOrCapture } from "../source.js";
 
 const region = z.object({ text: z.string(), x: z.number(), y: z.number(), w: z.number(), h: z.number(), confidence: z.number() });
 
@@ -30,16 +30,17 @@ export const ocrScreenshotTool = tool(
     annotations: { readOnlyHint: false, openWorldHint: false, idempotentHint: true },
   },
   async ({ screenshot_id, language }, ctx) => {
-    const lang = language !== undefined ? ocrLanguage(language) : await languageFromSettings(uidOf(ctx));
-    const { meta, png } = await screenshotOrCapture(ctx, screenshot_id);
-    const { result, cached } = await ocrScreenshot(uidOf(ctx), meta, png, lang);
+    const fotos = backendOf(ctx);
+    const lang = language !== undefined ? ocrLanguage(language) : await languageFromSettings(fotos);
+    const { meta, png } = await screenshotOrCapture(fotos, ctx, screenshot_id);
+    const { result, cached } = await fotos.ocr(meta, png, lang);
     return { data: { screenshot_id: meta.id, ...publicOcr(result), cached } };
   },
 );
 
 /** The language stored in settings://current (ai.ocrLanguage), else eng; a bad stored value says where it comes from. */
-async function languageFromSettings(uid: string): Promise<OcrLanguage> {
-  const stored = (await storedAiChoice(uid)).ocrLanguage;
+async function languageFromSettings(fotos: FotosBackend): Promise<OcrLanguage> {
+  const stored = (await fotos.aiChoice()).ocrLanguage;
   if (stored === undefined) return "eng";
   try {
     return ocrLanguage(stored);

@@ -1,11 +1,12 @@
 // take_screenshot {mode, monitor_index, window_title, delay_ms}: the user's desktop agent captures,
 // the function stores the original and answers with a copy sized for the model.
 import { z } from "zod";
-import { tool } from "../../../mcp/signed-in.js";
-import { captureScreenshot, MAX_DELAY_MS, quoted } from "../capture.js";
+import { tool } from "../../../mcp/define.js";
+import { backendOf } from "../backend.js";
 import { modelImageContent } from "../image.js";
 import { screenshotMetaSchema, screenshotUri } from "../schema.js";
-import { CAPTURE_MODES } from "../store.js";
+import { CAPTURE_MODES, MAX_DELAY_MS, quoted, type ScreenshotMeta } from "../screenshots.js";
+import { summarize } from "../pii/summary.js";
 
 export const takeScreenshot = tool(
   {
@@ -20,6 +21,10 @@ export const takeScreenshot = tool(
       monitor_index: z.number().int().min(0).optional().describe("The monitor index (0-based), used when mode is monitor (default 0)"),
       window_title: z.string().max(200).optional().describe("A substring to match against window titles (case-insensitive), used when mode is window"),
       delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).default(0).describe("Delay in milliseconds before capture (default 0)"),
+      redact_before_upload: z
+        .boolean()
+        .optional()
+        .describe("Redact personal data and secrets (OCR + solid boxes) on the user's computer before the image is uploaded, so the unredacted image never leaves it (default: capture.redactBeforeUpload in settings://current, else false)"),
     }),
     outputSchema: screenshotMetaSchema.extend({
       uri: z.string().describe("screenshots://{id}: the full-resolution PNG"),
@@ -28,14 +33,26 @@ export const takeScreenshot = tool(
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
-  async (input, ctx) => {
-    const { meta, png, agent, otherAgents } = await captureScreenshot(ctx, input);
+  async ({ redact_before_upload, ...input }, ctx) => {
+    const fotos = backendOf(ctx);
+    const settings = await fotos.settings();
+    const redact = redact_before_upload ?? settings.capture.redactBeforeUpload;
+    const { meta, png, agent, otherAgents } = await fotos.capture({ ...input, ...(redact ? { redact: { region: settings.ui.region } } : {}) }, ctx);
     const image = await modelImageContent(png);
     const what = meta.mode === "monitor" ? `monitor ${meta.monitorIndex}` : meta.mode === "window" ? `window matching "${meta.windowTitle}"` : "fullscreen";
-    const others = otherAgents.length ? ` Other online agents (not used): ${otherAgents.map((n) => `"${n}"`).join(", ")}; the most recently active one captures.` : "";
+    const others = otherAgents.length ? ` Other online agents (not used): ${otherAgents.map(quoted).join(", ")}; the most recently active one captures.` : "";
     const text =
       `Screenshot ${meta.id}: ${meta.width}×${meta.height} px, ${what}, taken ${meta.createdAt} on ${quoted(agent.name)}. ` +
-      `Full resolution: ${screenshotUri(meta.id)}.${others}`;
+      `Full resolution: ${screenshotUri(meta.id)}.${redactedNote(meta)}${others}`;
     return { data: { ...meta, uri: screenshotUri(meta.id), agent: agent.name, otherAgents }, text, content: [image] };
   },
 );
+
+/** " Redacted on the computer before upload: 2 items (1 email, 1 phone); …" */
+function redactedNote(meta: ScreenshotMeta): string {
+  const r = meta.redaction;
+  if (!r || r.where !== "device") return "";
+  if (!r.detections.length) return " Checked on the computer before upload: no personal data found.";
+  const check = r.recheck === "clean" ? "a second OCR read none back" : "a second OCR found more, covered too";
+  return ` Redacted on the computer before upload: ${summarize(r.detections)}; ${check}.`;
+}

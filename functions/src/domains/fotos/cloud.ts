@@ -1,0 +1,38 @@
+// The function's backend (see backend.ts): the caller's screenshots in Firestore + Cloud Storage
+// (store.ts), captures by their paired desktop agent (capture.ts), OCR cached beside the
+// screenshot (ocr-cache.ts), settings at users/{uid}/fotos/settings, the operator's provider keys.
+import type { RequestContext } from "../../mcp/define.js";
+import { firestore } from "../../platform/firebase.js";
+import { QUOTAS, useQuota } from "../../platform/quota.js";
+import { visionAdapter } from "../../platform/vision-llm.js";
+import { aiChoiceFrom } from "./ai-settings.js";
+import type { FotosBackend } from "./backend.js";
+import { captureScreenshot } from "./capture.js";
+import { cachedOcr, ocrScreenshot } from "./ocr-cache.js";
+import { settingsFrom } from "./settings.js";
+import { uidOf } from "./source.js";
+import { getScreenshotMeta, listScreenshots, loadScreenshot, saveScreenshot } from "./store.js";
+
+export const settingsDoc = (uid: string) => firestore().collection("users").doc(uid).collection("fotos").doc("settings");
+
+export function cloudBackend(ctx: RequestContext): FotosBackend {
+  const uid = uidOf(ctx);
+  return {
+    capture: (args) => captureScreenshot(ctx, args),
+    save: (png, meta) => saveScreenshot(uid, png, meta),
+    load: (id) => loadScreenshot(uid, id),
+    meta: (id) => getScreenshotMeta(uid, id),
+    list: (limit) => listScreenshots(uid, limit),
+    settings: async () => settingsFrom((await settingsDoc(uid).get()).data()),
+    aiChoice: async () => aiChoiceFrom((await settingsDoc(uid).get()).get("ai")),
+    ocr: (meta, png, language) => ocrScreenshot(uid, meta, png, language),
+    cachedOcr: (id, language) => cachedOcr(uid, id, language),
+    // The operator pays the provider: each analysis counts against the person's daily quota, after
+    // the key check and before any capture.
+    vision: async (provider) => {
+      const adapter = await visionAdapter(provider);
+      await useQuota(uid, QUOTAS.visionLlm);
+      return adapter;
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// POST /captures?mode=…&monitor_index=…&window_title=… — `fotos-agent mcp` in bridged mode (its
+// `fotos-mcp` device token) stores a capture it took on the user's computer, with the capture's
+// mode, so it is listed like any other (list_screenshots, screenshots://recent). Raw PNG body,
+// the same checks as every incoming image. ?redaction=<JSON>: it was redacted there before upload.
+import { z } from "zod";
+import { device } from "../../../mcp/define.js";
+import { route } from "../../../http/route.js";
+import { parseInput } from "../../../mcp/validation.js";
+import { QUOTAS, useQuota } from "../../../platform/quota.js";
+import { CAPTURE_MODES, checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
+import { deviceRedaction } from "../schema.js";
+
+export const LOCAL_CAPTURE_PATH = "/captures";
+
+const query = z.object({
+  mode: z.enum(CAPTURE_MODES),
+  monitor_index: z.coerce.number().int().min(0).max(63).optional(),
+  window_title: z.string().trim().min(1).max(200).optional(),
+});
+
+export const localCaptureRoute = route({
+  method: "POST",
+  path: LOCAL_CAPTURE_PATH,
+  description: "fotos-agent mcp (bridged, fotos-mcp device token): store a screenshot it captured on the user's computer → 201 {screenshot_id, …metadata}",
+  access: device("fotos-mcp"),
+  body: { type: "binary", maxBytes: MAX_PNG_BYTES },
+  async handle(req, ctx) {
+    const { mode, monitor_index, window_title } = parseInput(query, req.query);
+    const uid = ctx.caller.uid;
+    await checkUploadedPng(req.rawBody);
+    await useQuota(uid, QUOTAS.uploads);
+    const redaction = deviceRedaction(req.query.redaction);
+    const meta = await saveScreenshot(uid, req.rawBody, {
+      ...(redaction ? { redaction } : {}),
+      mode,
+      ...(mode === "monitor" ? { monitorIndex: monitor_index ?? 0 } : {}),
+      ...(mode === "window" && window_title ? { windowTitle: window_title } : {}),
+    });
+    return { status: 201, body: { screenshot_id: meta.id, ...meta } };
+  },
+});
