@@ -5,11 +5,11 @@
 //             autostart enable|disable
 //             mcp [--standalone | --bridged]   the fotos MCP server over stdio (also the `fotos-mcp` bin)
 //             mcp pair --server <fotos URL>    lets `mcp` work with your fotos function (bridged mode)
-import { Agent } from "./agent.js";
+// `run` and `mcp` load their modules on use: the other commands start without the Firebase SDK,
+// OCR or the MCP server (build.mjs splits them into chunks).
 import { FotosApi, RevokedError } from "./api.js";
 import { autostartEnabled, autostartPath, disableAutostart, enableAutostart } from "./autostart.js";
 import { credentialsPath, loadCredentials, loadState, mcpCredentialsPath, saveState } from "./config.js";
-import { serveMcp } from "./mcp/serve.js";
 import { MCP_CLIENT_ID, pair } from "./pairing.js";
 import { startTray } from "./tray.js";
 import { AGENT_VERSION } from "./version.js";
@@ -57,6 +57,7 @@ async function main(argv: string[]): Promise<void> {
     case "run": {
       const creds = needCreds();
       const heartbeatMs = Number(process.env.FOTOS_AGENT_HEARTBEAT_MS ?? 10_000);
+      const { Agent } = await import("./agent.js");
       let tray: Awaited<ReturnType<typeof startTray>>;
       const agent = new Agent({ creds, heartbeatMs, onStatus: (s) => tray?.update(s) });
       let stopping = false;
@@ -124,6 +125,7 @@ async function main(argv: string[]): Promise<void> {
       const unknown = args.filter((a) => a !== "--standalone" && a !== "--bridged");
       if (unknown.length) throw new Error(`unknown option ${unknown[0]}: use fotos-agent mcp [--standalone | --bridged], or fotos-agent mcp pair --server <fotos URL>`);
       if (args.includes("--standalone") && args.includes("--bridged")) throw new Error("choose one of --standalone and --bridged");
+      const { serveMcp } = await import("./mcp/serve.js");
       await serveMcp({ standalone: args.includes("--standalone"), bridged: args.includes("--bridged") });
       return;
     }
