@@ -32,6 +32,9 @@ const USAGE = `fotos-agent ${AGENT_VERSION}
 Credential file: ${credentialsPath()} (FOTOS_AGENT_HOME moves it)
 `;
 
+const mcpStatus = () =>
+  `mcp: ${loadCredentials(mcpCredentialsPath()) ? `paired for bridged mode (${mcpCredentialsPath()})` : "standalone only (not paired: fotos-agent mcp pair --server <fotos URL>)"}`;
+
 function needCreds() {
   const creds = loadCredentials();
   if (!creds) {
@@ -78,7 +81,7 @@ async function main(argv: string[]): Promise<void> {
     case "status": {
       const creds = loadCredentials();
       if (!creds) {
-        process.stdout.write(`not paired (no ${credentialsPath()})\n`);
+        process.stdout.write(`not paired (no ${credentialsPath()})\n${mcpStatus()}\n`);
         process.exitCode = 1;
         return;
       }
@@ -96,7 +99,7 @@ async function main(argv: string[]): Promise<void> {
           `captures: ${loadState().paused ? "paused" : "active"}`,
           `autostart: ${autostartEnabled() ? autostartPath() : "off"}`,
           `credential file: ${credentialsPath()}`,
-          `mcp: ${loadCredentials(mcpCredentialsPath()) ? `paired for bridged mode (${mcpCredentialsPath()})` : "standalone only (not paired: fotos-agent mcp pair --server <fotos URL>)"}`,
+          mcpStatus(),
           "",
         ].join("\n"),
       );
