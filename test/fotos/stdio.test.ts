@@ -188,7 +188,9 @@ describe("standalone fotos-mcp over stdio", () => {
     const before = readdirSync(folder).length;
     const missing = await call(server.client, "analyze_screenshot", {});
     expect(missing.isError).toBe(true);
-    expect(textOf(missing)).toMatch(/^Error: API key for claude is missing: set ANTHROPIC_API_KEY/);
+    expect(textOf(missing)).toBe(
+      `Error: API key for claude is missing: set ANTHROPIC_API_KEY in the environment of fotos-agent mcp (the "env" of its entry in your AI app's MCP configuration), or choose another provider (503)`,
+    );
     expect(readdirSync(folder).length).toBe(before); // the key is checked before any capture
   });
 
