@@ -1,6 +1,6 @@
 // Builds the fotos-agent package: src/cli.ts and everything it imports — the agent's own code and
-// the fotos domain's definitions, OCR and redaction from functions/src — into one ES module,
-// dist/cli.js, so the published package needs nothing from this repository. Native or data-heavy
+// the fotos domain's definitions, OCR and redaction from functions/src — into ES modules,
+// dist/cli.js and the chunks it loads on use, so the published package needs nothing from this repository. Native or data-heavy
 // packages stay in node_modules (they are this package's dependencies): sharp (libvips),
 // tesseract.js (starts its own worker script) and its language data, screenshot-desktop (ships
 // helper scripts), systray2 (ships helper binaries), the Firebase client SDK and the vision LLM
@@ -48,6 +48,10 @@ await build({
   absWorkingDir: root,
   entryPoints: { cli: join(root, "src/cli.ts") },
   outdir,
+  // `run` and `mcp` are chunks loaded on use, so `--help` or `status` load little. Chunks sit beside
+  // cli.js: code that finds files relative to itself (package.json, fonts) sees the same folder.
+  splitting: true,
+  chunkNames: "[name]-[hash]",
   bundle: true,
   platform: "node",
   format: "esm",

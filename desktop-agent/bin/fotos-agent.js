@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-// The `fotos-agent` command: pair | run | status | pause | resume | autostart (see ../README.md).
+// The `fotos-agent` command: pair | run | status | pause | resume | autostart | mcp (see docs/fotos.md).
 import "../dist/cli.js";

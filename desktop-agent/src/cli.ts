@@ -6,11 +6,11 @@
 //             mcp [--standalone | --bridged]   the fotos MCP server over stdio (also the `fotos-mcp` bin)
 //             mcp pair --server <fotos URL>    lets `mcp` work with your fotos function (bridged mode)
 //             redact <in.png> <out.png> [--region GB]   the redaction captures get before upload, on a file
-import { Agent } from "./agent.js";
+// `run` and `mcp` load their modules on use: the other commands start without the Firebase SDK,
+// OCR or the MCP server (build.mjs splits them into chunks).
 import { FotosApi, RevokedError } from "./api.js";
 import { autostartEnabled, autostartPath, disableAutostart, enableAutostart } from "./autostart.js";
 import { credentialsPath, loadCredentials, loadState, mcpCredentialsPath, saveState } from "./config.js";
-import { serveMcp } from "./mcp/serve.js";
 import { MCP_CLIENT_ID, pair } from "./pairing.js";
 import { startTray } from "./tray.js";
 import { AGENT_VERSION } from "./version.js";
@@ -33,6 +33,9 @@ const USAGE = `fotos-agent ${AGENT_VERSION}
   fotos-agent redact <in.png> <out.png> [--region GB]   redact personal data in a PNG here, as captures are before upload
 Credential file: ${credentialsPath()} (FOTOS_AGENT_HOME moves it)
 `;
+
+const mcpStatus = () =>
+  `mcp: ${loadCredentials(mcpCredentialsPath()) ? `paired for bridged mode (${mcpCredentialsPath()})` : "standalone only (not paired: fotos-agent mcp pair --server <fotos URL>)"}`;
 
 function needCreds() {
   const creds = loadCredentials();
@@ -59,6 +62,7 @@ async function main(argv: string[]): Promise<void> {
     case "run": {
       const creds = needCreds();
       const heartbeatMs = Number(process.env.FOTOS_AGENT_HEARTBEAT_MS ?? 10_000);
+      const { Agent } = await import("./agent.js");
       let tray: Awaited<ReturnType<typeof startTray>>;
       const agent = new Agent({ creds, heartbeatMs, onStatus: (s) => tray?.update(s) });
       let stopping = false;
@@ -79,7 +83,7 @@ async function main(argv: string[]): Promise<void> {
     case "status": {
       const creds = loadCredentials();
       if (!creds) {
-        process.stdout.write(`not paired (no ${credentialsPath()})\n`);
+        process.stdout.write(`not paired (no ${credentialsPath()})\n${mcpStatus()}\n`);
         process.exitCode = 1;
         return;
       }
@@ -97,7 +101,7 @@ async function main(argv: string[]): Promise<void> {
           `captures: ${loadState().paused ? "paused" : "active"}`,
           `autostart: ${autostartEnabled() ? autostartPath() : "off"}`,
           `credential file: ${credentialsPath()}`,
-          `mcp: ${loadCredentials(mcpCredentialsPath()) ? `paired for bridged mode (${mcpCredentialsPath()})` : "standalone only (not paired: fotos-agent mcp pair --server <fotos URL>)"}`,
+          mcpStatus(),
           "",
         ].join("\n"),
       );
@@ -126,6 +130,7 @@ async function main(argv: string[]): Promise<void> {
       const unknown = args.filter((a) => a !== "--standalone" && a !== "--bridged");
       if (unknown.length) throw new Error(`unknown option ${unknown[0]}: use fotos-agent mcp [--standalone | --bridged], or fotos-agent mcp pair --server <fotos URL>`);
       if (args.includes("--standalone") && args.includes("--bridged")) throw new Error("choose one of --standalone and --bridged");
+      const { serveMcp } = await import("./mcp/serve.js");
       await serveMcp({ standalone: args.includes("--standalone"), bridged: args.includes("--bridged") });
       return;
     }

@@ -17,7 +17,7 @@ import { buildAgent, ensureX11Packages, openWindow, startXvfb, waitFor, type Tes
 import { call, FOTOS_AGENT_BIN, FOTOS_MCP_BIN, hostEnv, imageOf, startStdioServer, tempDir, textOf, type StdioServer } from "./stdio-harness.js";
 
 const WINDOW_TITLE = "Fotos Bridged Window - Ticket 3141";
-const WINDOW_TEXT = "HELLO BRIDGE mail carol@example.com";
+const WINDOW_TEXT = "Note: HELLO BRIDGE mail carol@example.com";
 const DEVICE_NAME = "alice-desktop-claude";
 
 let x: XDisplay;
@@ -112,7 +112,7 @@ describe("bridged fotos-mcp", () => {
     const ocr = await call(server.client, "ocr_screenshot", { screenshot_id: shot });
     expect(ocr.isError, textOf(ocr)).toBeFalsy();
     expect(ocr.structuredContent).toMatchObject({ screenshot_id: shot, cached: false });
-    expect((ocr.structuredContent as { text: string }).text).toContain("HELLO BRIDGE");
+    expect((ocr.structuredContent as { text: string }).text).toContain("BRIDGE mail carol@example.com");
     // The function cached it: the remote resource says so.
     const cached = JSON.parse(((await remote.readResource({ uri: `screenshots://${shot}/ocr` })).contents[0] as { text: string }).text);
     expect(cached).toMatchObject({ screenshot_id: shot, cached: true });
@@ -128,7 +128,7 @@ describe("bridged fotos-mcp", () => {
     const result = await call(server.client, "ocr_screenshot", {});
     expect(result.isError, textOf(result)).toBeFalsy();
     const { screenshot_id, text } = result.structuredContent as { screenshot_id: string; text: string };
-    expect(text).toContain("HELLO BRIDGE");
+    expect(text).toContain("BRIDGE mail");
     expect((await remoteList(remote))[0]).toMatchObject({ id: screenshot_id, mode: "fullscreen" });
   });
 

@@ -36,7 +36,9 @@ export async function startStdioServer(bin: string, args: string[], env: Record<
   let err = "";
   transport.stderr?.on("data", (d) => (err += d));
   const client = new Client({ name: "stdio-test-host", version: "1.0.0" });
-  await client.connect(transport);
+  await client.connect(transport).catch((e: Error) => {
+    throw new Error(`${e.message}; the server wrote on stderr:\n${err}`);
+  });
   return { client, stderr: () => err, close: () => client.close() };
 }
 

@@ -14,7 +14,8 @@ import { ensureX11Packages, openWindow, startXvfb, type TestWindow, type XDispla
 import { call, FOTOS_AGENT_BIN, FOTOS_MCP_BIN, hostEnv, imageOf, startRawServer, startStdioServer, tempDir, textOf, type StdioServer } from "./stdio-harness.js";
 
 const WINDOW_TITLE = "Fotos Stdio Window - Report 9182";
-const WINDOW_TEXT = "HELLO FOTOS write to alice@example.com";
+// OCR of a small window misreads its first word now and then: the assertions use the rest.
+const WINDOW_TEXT = "Note: HELLO FOTOS write to alice@example.com";
 const AGENT_VERSION: string = JSON.parse(readFileSync(new URL("../../desktop-agent/package.json", import.meta.url), "utf8")).version;
 
 let x: XDisplay;
@@ -127,11 +128,11 @@ describe("standalone fotos-mcp over stdio", () => {
     expect(result.isError).toBeFalsy();
     const ocr = result.structuredContent as { text: string; engine: string; cached: boolean; regions: { text: string; x: number; y: number; w: number; h: number }[] };
     expect(ocr).toMatchObject({ screenshot_id: windowShot, language: "eng", engine: "tesseract", cached: false });
-    expect(ocr.text).toContain("HELLO FOTOS");
-    expect(ocr.text).toContain("alice@example.com");
-    const hello = ocr.regions.find((r) => r.text === "HELLO")!;
-    expect(hello.x).toBeGreaterThanOrEqual(0);
-    expect(hello.x + hello.w).toBeLessThanOrEqual(win.width);
+    expect(ocr.text).toContain("FOTOS write to alice@example.com");
+    const word = ocr.regions.find((r) => r.text === "FOTOS")!;
+    expect(word.x).toBeGreaterThan(0);
+    expect(word.x + word.w).toBeLessThanOrEqual(win.width);
+    expect(word.y + word.h).toBeLessThanOrEqual(win.height);
     const resource = JSON.parse(((await server.client.readResource({ uri: `screenshots://${windowShot}/ocr` })).contents[0] as { text: string }).text);
     expect(resource).toMatchObject({ screenshot_id: windowShot, text: ocr.text, cached: true });
   });
@@ -140,7 +141,7 @@ describe("standalone fotos-mcp over stdio", () => {
     const result = await call(server.client, "ocr_screenshot", {});
     const ocr = result.structuredContent as { screenshot_id: string; text: string };
     expect(ocr.screenshot_id).not.toBe(fullShot);
-    expect(ocr.text).toContain("HELLO FOTOS");
+    expect(ocr.text).toContain("FOTOS write to");
     expect(((await call(server.client, "list_screenshots", { limit: 1 })).structuredContent as { screenshots: { id: string; mode: string }[] }).screenshots[0]).toMatchObject({
       id: ocr.screenshot_id,
       mode: "fullscreen",
@@ -155,8 +156,9 @@ describe("standalone fotos-mcp over stdio", () => {
     expect(redacted.detections.map((d) => d.type)).toContain("email");
     expect(redacted.screenshot_id).not.toBe(windowShot);
     const again = (await call(server.client, "ocr_screenshot", { screenshot_id: redacted.screenshot_id })).structuredContent as { text: string };
-    expect(again.text).toContain("HELLO");
+    expect(again.text).toContain("FOTOS write to");
     expect(again.text).not.toContain("alice@example.com");
+    expect(again.text).not.toContain("example.com");
     const listed = ((await call(server.client, "list_screenshots", { limit: 1 })).structuredContent as { screenshots: unknown[] }).screenshots[0];
     expect(listed).toMatchObject({ id: redacted.screenshot_id, mode: "redacted", sourceId: windowShot });
   });
@@ -186,7 +188,9 @@ describe("standalone fotos-mcp over stdio", () => {
     const before = readdirSync(folder).length;
     const missing = await call(server.client, "analyze_screenshot", {});
     expect(missing.isError).toBe(true);
-    expect(textOf(missing)).toMatch(/^Error: API key for claude is missing: set ANTHROPIC_API_KEY/);
+    expect(textOf(missing)).toBe(
+      `Error: API key for claude is missing: set ANTHROPIC_API_KEY in the environment of fotos-agent mcp (the "env" of its entry in your AI app's MCP configuration), or choose another provider (503)`,
+    );
     expect(readdirSync(folder).length).toBe(before); // the key is checked before any capture
   });
 

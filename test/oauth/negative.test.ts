@@ -268,9 +268,10 @@ describe("devices and accounts", () => {
     await expectRefused("dermal", plugin.accessToken, /not issued for this resource/);
     await expectRefused("knowledge", plugin.accessToken, /not issued for this resource/);
     await expectRefused("fotos", plugin.accessToken, /not issued for this resource/);
-    // Even at the function it was issued for, a device token cannot act as the user's MCP client.
+    // Even at the function it was issued for, a device token cannot act as the user's MCP client
+    // (only the grant made for that, `fotos-agent mcp pair`'s fotos-mcp, can).
     const agent = await pairDevice(user, "desktop-agent");
-    await expectRefused("fotos", agent.accessToken, /does not accept a device token/);
+    await expectRefused("fotos", agent.accessToken, /does not accept a desktop-agent token/);
     await expectRefused("figma", plugin.accessToken, /does not accept a device token/);
   });
 

@@ -14,7 +14,7 @@ import { MAX_LIST, MAX_PNG_BYTES, pngSize, SCREENSHOT_ID, screenshotNotFound, ty
 import { ToolError } from "../../../functions/src/core/errors.js";
 
 const MAX_AGE_MS = envNumber("FOTOS_MCP_MAX_AGE_HOURS", 24, { min: 0.001 }) * 3_600_000;
-const MAX_BYTES = envNumber("FOTOS_MCP_MAX_MB", 500, { min: 0.01 }) * 1024 * 1024;
+const MAX_BYTES = envNumber("FOTOS_MCP_MAX_MB", 500, { min: 0.0001 }) * 1024 * 1024;
 
 export function localStoreDir(): string {
   const user = (() => {

@@ -14,6 +14,7 @@ import { buildServer } from "../../../functions/src/mcp/server.js";
 import { provideBackend } from "../../../functions/src/domains/fotos/backend.js";
 import { fotosServer, VISION_INSTRUCTIONS } from "../../../functions/src/domains/fotos/definition.js";
 import { TesseractOcr } from "../../../functions/src/platform/ocr-tesseract.js";
+import { sayWhereKeysAreSet } from "../../../functions/src/platform/vision-llm.js";
 import { loadCredentials, mcpCredentialsPath } from "../config.js";
 import { AGENT_VERSION } from "../version.js";
 import { Bridge, bridgedDomain } from "./bridge.js";
@@ -61,6 +62,7 @@ export async function serveMcp(opts: ServeOptions = {}): Promise<void> {
     const store = new LocalStore();
     ocr = new TesseractOcr();
     provideBackend(localBackend(store, ocr));
+    sayWhereKeysAreSet(() => ` in the environment of fotos-agent mcp (the "env" of its entry in your AI app's MCP configuration)`);
     members = fotosServer;
     where = `Standalone: screenshots are kept on this computer only (${store.dir}), OCR runs locally, settings are the defaults.`;
     log.info("standalone", { reason: choice.reason, folder: store.dir });

@@ -26,10 +26,15 @@ export interface VisionAdapter {
 
 /** The seed's missing-key error, naming the provider and how to set the key. */
 export function missingKey(provider: VisionProvider, variable: string): ToolError {
-  return new ToolError(
-    "unavailable",
-    `API key for ${provider} is missing: set ${variable} (in production: firebase functions:secrets:set ${variable}, then redeploy fotos), or choose another provider`,
-  );
+  return new ToolError("unavailable", `API key for ${provider} is missing: set ${variable}${whereKeysAreSet(variable)}, or choose another provider`);
+}
+
+/** Where a key is set, said after "set <VARIABLE>": the function's secrets, unless the process serving says otherwise. */
+let whereKeysAreSet = (variable: string) => ` (in production: firebase functions:secrets:set ${variable}, then redeploy fotos)`;
+
+/** For a process that reads the keys elsewhere (`fotos-agent mcp`: its own environment). */
+export function sayWhereKeysAreSet(where: (variable: string) => string): void {
+  whereKeysAreSet = where;
 }
 
 /** Upstream failures as one clear sentence; the details are logged. */

@@ -6,7 +6,7 @@
 // Every failure is one sentence the agent can act on; upstream details go to the log only.
 import type { VisionAdapter, VisionAnswer, VisionProvider, VisionRequest } from "./vision-adapter.js";
 
-export { declined, fitForProvider, missingKey, PROVIDER_MAX_SIDE, providerError, VISION_PROVIDERS, type VisionAdapter, type VisionAnswer, type VisionProvider, type VisionRequest } from "./vision-adapter.js";
+export { declined, fitForProvider, missingKey, PROVIDER_MAX_SIDE, providerError, sayWhereKeysAreSet, VISION_PROVIDERS, type VisionAdapter, type VisionAnswer, type VisionProvider, type VisionRequest } from "./vision-adapter.js";
 
 /** Firebase secret names the fotos function declares (firebase functions:secrets:set <name>). */
 export const VISION_LLM_SECRETS = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"] as const;
