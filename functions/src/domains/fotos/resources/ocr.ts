@@ -1,6 +1,6 @@
 // screenshots://{id}/ocr — the cached OCR of a screenshot (the newest, whichever language), or,
 // when none exists yet, OCR in English run now and cached.
-import { resourceTemplate } from "../../../mcp/signed-in.js";
+import { resourceTemplate } from "../../../mcp/define.js";
 import { jsonText } from "../../../mcp/content.js";
 import { backendOf } from "../backend.js";
 import { publicOcr } from "../schema.js";

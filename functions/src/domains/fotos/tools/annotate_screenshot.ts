@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { tool } from "../../../mcp/signed-in.js";
+import { tool } from "../../../mcp/define.js";
 import { annotationsSchema } from "../annotate/schema.js";
 import { renderAnnotations } from "../annotate/render.js";
 import { backendOf } from "../backend.js";
