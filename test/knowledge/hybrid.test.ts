@@ -285,10 +285,11 @@ describe("the word index follows imports and owners", () => {
     const dir = await writeNotes({ "old.md": note("Old Note", "Dan", ["legacy"], "2020-01-01", "The zeppelin hangar still stands beside the airfield.") });
     const first = await importFiles([dir], { db: adminDb(), uid: dan.uid, embedder });
     const parent = first.files[0]!.documents[0]!.parent_doc_id;
-    // As an earlier version stored it: no terms on the chunks, no version on the manifest.
+    // As an earlier version stored it: no terms on the chunks, no postings, no version on the manifest.
     const chunks = await adminDb().collection("kb_items").where("owner_uid", "==", dan.uid).get();
     const before = chunks.docs.map((d) => (d.get("embedding") as { toArray(): number[] }).toArray());
     for (const d of chunks.docs) await d.ref.update({ terms: FieldValue.delete(), term_weights: FieldValue.delete(), term_count: FieldValue.delete() });
+    await adminDb().recursiveDelete(adminDb().collection("kb_lexicon").doc(dan.uid));
     await adminDb().collection("kb_documents").doc(parent).update({ lexical_version: FieldValue.delete() });
     const c = await connect("knowledge", { token: dan.token });
     clients.push(c);
