@@ -278,6 +278,13 @@ describe("the word index follows imports and owners", () => {
     const gone = await adminDb().collection("kb_items").where("terms", "array-contains", "glockenspiel").where("owner_uid", "==", carol.uid).get();
     expect(gone.size).toBe(0);
     expect((await searchAs(c, { query: "glockenspiel" })).no_match).toBe(true);
+    // The inverted index (posting shards) points at carol's live chunks only: no stale posting survives.
+    const live = new Set((await adminDb().collection("kb_items").where("owner_uid", "==", carol.uid).select().get()).docs.map((d) => d.id));
+    const shards = await adminDb().collection("kb_lexicon").doc(carol.uid).collection("kb_lexicon_shards").get();
+    const postings = shards.docs.flatMap((d) => Object.entries((d.get("terms") ?? {}) as Record<string, Record<string, number>>).flatMap(([t, ids]) => Object.keys(ids).map((id) => ({ t, id }))));
+    expect(postings.filter((p) => !live.has(p.id))).toEqual([]);
+    expect(postings.filter((p) => p.t === "glockenspiel" || p.t === "xylophonist")).toEqual([]);
+    expect(postings.filter((p) => p.t === "scale")).toHaveLength(1);
   });
 
   test("chunks indexed before the word index existed (or by an older analysis) are indexed by the next import, without re-embedding", async () => {

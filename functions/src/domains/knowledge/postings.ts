@@ -19,6 +19,11 @@ const LENGTH_SLOTS = 1024;
 const SHARD_WRITES_PER_BATCH = 400;
 const POSTINGS_PER_BATCH = 50_000;
 
+/** A shard past Firestore's 1 MiB per document (see docs/knowledge.md, "Capacity"): the document's switch is not made. */
+export const INDEX_FULL =
+  "The word index of this knowledge base is full (one of its shards would pass Firestore's 1 MiB per document); this document was not imported. Remove documents you no longer need, or import into another user";
+const tooLarge = (e: unknown) => /maximum allowed size|exceeds.*size|too large/i.test((e as Error)?.message ?? "");
+
 export interface Posting {
   weight: number;
   length: number;
@@ -147,7 +152,7 @@ export class PostingWriter {
     this.running = true;
     changes.write(this.db, this.uid).then(
       () => waiters.forEach((w) => w.resolve()),
-      (e: unknown) => waiters.forEach((w) => w.reject(e)),
+      (e: unknown) => waiters.forEach((w) => w.reject(tooLarge(e) ? new Error(INDEX_FULL) : e)),
     ).finally(() => {
       this.running = false;
       this.kick();
