@@ -123,7 +123,7 @@ export async function search(store: KnowledgeStore, req: SearchRequest, ctx: Req
 
   // Quoted phrases must appear as written: candidates with all their words are read and checked.
   let lexicalList = all.filter((c) => c.lexical > 0).sort(byScore((c) => c.lexical));
-  lexicalList = await liveMatching(store, lexicalList, req.filters, parsed.phrases.length ? depth * 2 : req.mode === "lexical" ? req.limit : depth);
+  lexicalList = await liveMatching(store, lexicalList, req.filters, parsed.phrases.length ? depth * 2 : req.mode === "lexical" ? req.limit : depth, req.mode === "hybrid");
   if (parsed.phrases.length) {
     const unread = lexicalList.slice(0, depth * 2).filter((c) => !c.chunk);
     await readChunks(store, unread, sem?.model !== undefined);
@@ -202,9 +202,9 @@ async function wordHits(store: KnowledgeStore, q: ParsedQuery, terms: string[]):
 /**
  * The ranked candidates (best first) whose chunks are the caller's, live and match the filters,
  * until `want` are found or LEXICAL_CAP were read: the vector query's hits already are; the
- * others' chunks are read by id, a page at a time.
+ * others' chunks are read by id, a page at a time (with their vectors in hybrid mode, for their similarity).
  */
-async function liveMatching(store: KnowledgeStore, ranked: Candidate[], filters: Filters, want: number): Promise<Candidate[]> {
+async function liveMatching(store: KnowledgeStore, ranked: Candidate[], filters: Filters, want: number, withVectors: boolean): Promise<Candidate[]> {
   const kept: Candidate[] = [];
   let read = 0;
   let i = 0;
@@ -216,13 +216,15 @@ async function liveMatching(store: KnowledgeStore, ranked: Candidate[], filters:
     const chunks = await store.liveMatching(
       unread.map((c) => c.id),
       filters,
+      withVectors,
     );
     for (const c of page) {
       if (!c.chunk) {
-        const chunk = chunks.get(c.id);
-        if (!chunk) continue;
-        c.chunk = chunk;
-        c.tags = chunk.tags;
+        const read = chunks.get(c.id);
+        if (!read) continue;
+        c.chunk = read.chunk;
+        c.tags = read.chunk.tags;
+        if (read.vector) c.vector = read.vector;
       }
       kept.push(c);
     }

@@ -123,13 +123,13 @@ export class KnowledgeStore {
 
   /**
    * The chunks among `ids` that are the caller's, live and match the filters (author, source, any
-   * of the tags, the date range): one getAll. A posting can outlive its chunk for a moment (it is
+   * of the tags, the date range), with their vectors when asked: one getAll. A posting can outlive its chunk for a moment (it is
    * removed after the switch that deletes the chunk) or precede it (written with the pending chunk).
    */
-  async liveMatching(ids: string[], filters: Filters): Promise<Map<string, Chunk>> {
-    const out = new Map<string, Chunk>();
+  async liveMatching(ids: string[], filters: Filters, withVectors: boolean): Promise<Map<string, { chunk: Chunk; vector?: number[] }>> {
+    const out = new Map<string, { chunk: Chunk; vector?: number[] }>();
     if (!ids.length) return out;
-    const snaps = await this.db.getAll(...ids.map((id) => this.db.collection(KB_ITEMS).doc(id)), { fieldMask: [...CHUNK_FIELDS, "owner_uid"] });
+    const snaps = await this.db.getAll(...ids.map((id) => this.db.collection(KB_ITEMS).doc(id)), { fieldMask: [...CHUNK_FIELDS, "owner_uid", ...(withVectors ? ["embedding"] : [])] });
     const tags = new Set(filters.tags ?? []);
     for (const snap of snaps) {
       if (!snap.exists || snap.get("owner_uid") !== this.uid) continue;
@@ -140,7 +140,8 @@ export class KnowledgeStore {
       const created = (snap.get("created_at") as Timestamp | undefined)?.toMillis();
       if (filters.dateFrom && (created === undefined || created < filters.dateFrom.getTime())) continue;
       if (filters.dateTo && (created === undefined || created > filters.dateTo.getTime())) continue;
-      out.set(snap.id, chunk);
+      const embedding = withVectors ? (snap.get("embedding") as { toArray(): number[] } | undefined) : undefined;
+      out.set(snap.id, { chunk, ...(embedding ? { vector: embedding.toArray() } : {}) });
     }
     return out;
   }
