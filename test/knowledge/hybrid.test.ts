@@ -287,6 +287,25 @@ describe("the word index follows imports and owners", () => {
     expect(postings.filter((p) => p.t === "scale")).toHaveLength(1);
   });
 
+  test("two imports of one user at the same time, sharing words and shards: every note is found by its words, no posting lost", async () => {
+    const erin = await createUser();
+    const c = await connect("knowledge", { token: erin.token });
+    clients.push(c);
+    const notes = (prefix: string) =>
+      Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`${prefix}-${i}.md`, note(`${prefix} ${i}`, "Erin", ["shared"], "2024-03-01", `Shared harbour words for every note. Unique marker ${prefix}code${i} here.`)]));
+    const [a, b] = await Promise.all([writeNotes(notes("alpha")), writeNotes(notes("beta"))]);
+    await Promise.all([importFiles([a], { db: adminDb(), uid: erin.uid, embedder }), importFiles([b], { db: adminDb(), uid: erin.uid, embedder })]);
+    for (const prefix of ["alpha", "beta"]) {
+      for (const i of [0, 5, 11]) {
+        expect((await searchAs(c, { query: `${prefix}code${i}`, mode: "lexical" })).results.map((r) => r.title)).toEqual([`${prefix} ${i}`]);
+      }
+    }
+    // "harbour" is in all 24 notes: its posting list holds each of them once.
+    const shards = await adminDb().collection("kb_lexicon").doc(erin.uid).collection("kb_lexicon_shards").get();
+    const harbour = shards.docs.map((d) => d.get("terms.harbour") as Record<string, number> | undefined).find((m) => m);
+    expect(Object.keys(harbour ?? {})).toHaveLength(24);
+  });
+
   test("chunks indexed before the word index existed (or by an older analysis) are indexed by the next import, without re-embedding", async () => {
     const dan = await createUser();
     const dir = await writeNotes({ "old.md": note("Old Note", "Dan", ["legacy"], "2020-01-01", "The zeppelin hangar still stands beside the airfield.") });

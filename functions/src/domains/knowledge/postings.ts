@@ -12,7 +12,7 @@ import { FieldPath, FieldValue, type Firestore } from "firebase-admin/firestore"
 export const KB_LEXICON = "kb_lexicon";
 export const KB_LEXICON_SHARDS = "kb_lexicon_shards";
 /** Shards per user: a search reads at most one per query term variant; an import group writes at most this many documents. */
-export const POSTING_SHARDS = 256;
+export const POSTING_SHARDS = 128;
 /** Postings pack the chunk's length (words in its content) below this, the term's weight above it. */
 const LENGTH_SLOTS = 1024;
 /** Shard writes per commit (Firestore's cap is 500) and postings per commit (a request may carry 10 MiB; a posting ~60 bytes). */

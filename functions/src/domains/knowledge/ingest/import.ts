@@ -349,6 +349,10 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
   // 1. New chunks, invisible until the switch, and their postings (a search reads a posting's
   // chunk before showing it: a pending or deleted chunk is never shown).
   const size = Math.max(1, opts.writeBatch ?? WRITE_BATCH);
+  const added = new PostingChanges();
+  for (const [id, t] of termsOf) added.add({ id, ...t });
+  const postingsWritten = writePostings(opts, added); // beside the chunk writes, awaited before the switch
+  postingsWritten.catch(() => undefined);
   for (let i = 0; i < plan.write.length; i += size) {
     const batch = db.batch();
     plan.write.slice(i, i + size).forEach((c, k) => {
@@ -374,9 +378,7 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
     opts.onProgress?.({ type: "writing", title: doc.title, stage: "pending", done: Math.min(i + size, plan.write.length), total: plan.write.length });
   }
 
-  const added = new PostingChanges();
-  for (const [id, t] of termsOf) added.add({ id, ...t });
-  await writePostings(opts, added);
+  await postingsWritten;
 
   // 2. The switch: publish, delete, manifest, stats — in one transaction when it fits.
   const generation = (old?.generation as number | undefined) ?? 0;
