@@ -301,7 +301,7 @@ const section = [
   `| p95 at ${SCALE.toLocaleString("en")} chunks (limit 10) | ${latency.hybrid_p95.toFixed(0)} ms | ${latency.semantic_p95.toFixed(0)} ms | | hybrid ≤ 1.5 × semantic: **${latency.ratio_p95.toFixed(2)} ×** |`,
   `| p50 at ${SCALE.toLocaleString("en")} chunks | ${latency.hybrid_p50.toFixed(0)} ms | ${latency.semantic_p50.toFixed(0)} ms | | |`,
   `| import with the local model (chunks/s) | ${importFigures.modelWith.toFixed(0)} with the index | ${importFigures.modelWithout.toFixed(0)} without (the import before it) | | ≥ 80 %: **${(importFigures.modelRatio * 100).toFixed(0)} %** |`,
-  `| import, writes only (instant embedder, chunks/s) | ${importFigures.with.toFixed(0)} with the index | ${importFigures.without.toFixed(0)} without | | **${(importFigures.ratio * 100).toFixed(0)} %** |`,
+  `| import, writes only (instant embedder, chunks/s) | ${importFigures.with.toFixed(0)} with the index | ${importFigures.without.toFixed(0)} without | | ≥ 80 %: **${(importFigures.ratio * 100).toFixed(0)} %** |`,
   "",
   `Paraphrases' right notes had similarity ≥ ${Math.min(...rightSims).toFixed(2)} (median ${pct(rightSims, 50).toFixed(2)}); the nonsense words' best semantic-only similarities were ${noiseBest.map((x) => x.toFixed(2)).join(", ")}.`,
   // Lexical-only misses paraphrases by design (other words); the others are listed.
