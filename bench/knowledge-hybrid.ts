@@ -23,6 +23,7 @@ import { callTool, connect } from "../test/support/mcp.js";
 import { createEmbedder, normalize, type Embedder } from "../functions/src/platform/embeddings.js";
 import { importFiles } from "../functions/src/domains/knowledge/ingest/import.js";
 import { chunkTerms } from "../functions/src/domains/knowledge/lexical.js";
+import { PostingChanges } from "../functions/src/domains/knowledge/postings.js";
 import { KB_ITEMS, KB_STATS } from "../functions/src/domains/knowledge/schema.js";
 
 const SCALE = Number(process.env.BENCH_KB_HYBRID_CHUNKS ?? 10_000);
@@ -181,17 +182,22 @@ const big = await createUser();
 const writer = db.bulkWriter();
 const now = Timestamp.now();
 const tf = performance.now();
+const postings = new PostingChanges(); // the word index, as the importer writes it (each shard once)
 for (let i = 0; i < SCALE; i++) {
   const b = i % bodies.length;
   const content = `${bodies[b]} Variation ${i}.`;
   const v = normalize(baseVectors[b]!.map((x, j) => (j < 512 ? x + rand() * 0.02 : 0)));
   const meta = { title: `Bench ${Math.floor(i / 10)}`, author: `Author ${i % 50}`, tags: [THEMES[notes[b]!.theme]![0]] };
-  writer.set(db.collection(KB_ITEMS).doc(`dhyb${big.uid}-${String(i).padStart(5, "0")}`), {
+  const id = `dhyb${big.uid}-${String(i).padStart(5, "0")}`;
+  const terms = chunkTerms({ ...meta, content });
+  postings.add({ id, ...terms });
+  writer.set(db.collection(KB_ITEMS).doc(id), {
     owner_uid: big.uid, parent_doc_id: `dhyb${big.uid}-${Math.floor(i / 10)}`, chunk_index: i % 10, total_chunks: 10, ...meta, source: "markdown", category: "",
-    content, embedding: FieldValue.vector(v), embedding_model: embedder.model, ...chunkTerms({ ...meta, content }), created_at: now, updated_at: now,
+    content, embedding: FieldValue.vector(v), embedding_model: embedder.model, ...terms, created_at: now, updated_at: now,
   });
 }
 await writer.close();
+await postings.write(db, big.uid);
 await db.collection(KB_STATS).doc(big.uid).set({ chunks: SCALE, documents: SCALE / 10, chars: SCALE * 300, sources: { markdown: SCALE }, authors: {}, tags: {}, models: { [embedder.model]: SCALE } });
 const fillSeconds = (performance.now() - tf) / 1000;
 const bigClient = await connect("knowledge", { token: big.token });
@@ -201,7 +207,7 @@ const timed = async (mode: string) => {
   // A new text each time (the query-vector cache answers none) with the same words: a number would add a rare word.
   const q = `${queries[asked % queries.length]}${"?".repeat(1 + Math.floor(asked++ / queries.length))}`;
   const t = performance.now();
-  // The emulator answers array-contains queries by scanning: at 10,000 chunks a call can exceed the client's 60 s default.
+  // A long client timeout: a slow emulator under load must not end the run.
   const r = await bigClient.callTool({ name: "search_semantic", arguments: { query: q, limit: 10, mode } }, { timeout: 600_000 });
   if (r.isError) throw new Error(`search failed: ${JSON.stringify(r.content)}`);
   return performance.now() - t;
@@ -295,7 +301,7 @@ const section = [
   `| p95 at ${SCALE.toLocaleString("en")} chunks (limit 10) | ${latency.hybrid_p95.toFixed(0)} ms | ${latency.semantic_p95.toFixed(0)} ms | | hybrid ≤ 1.5 × semantic: **${latency.ratio_p95.toFixed(2)} ×** |`,
   `| p50 at ${SCALE.toLocaleString("en")} chunks | ${latency.hybrid_p50.toFixed(0)} ms | ${latency.semantic_p50.toFixed(0)} ms | | |`,
   `| import with the local model (chunks/s) | ${importFigures.modelWith.toFixed(0)} with the index | ${importFigures.modelWithout.toFixed(0)} without (the import before it) | | ≥ 80 %: **${(importFigures.modelRatio * 100).toFixed(0)} %** |`,
-  `| import, writes only (instant embedder, chunks/s) | ${importFigures.with.toFixed(0)} with the index | ${importFigures.without.toFixed(0)} without | | **${(importFigures.ratio * 100).toFixed(0)} %** |`,
+  `| import, writes only (instant embedder, chunks/s) | ${importFigures.with.toFixed(0)} with the index | ${importFigures.without.toFixed(0)} without | | ≥ 80 %: **${(importFigures.ratio * 100).toFixed(0)} %** |`,
   "",
   `Paraphrases' right notes had similarity ≥ ${Math.min(...rightSims).toFixed(2)} (median ${pct(rightSims, 50).toFixed(2)}); the nonsense words' best semantic-only similarities were ${noiseBest.map((x) => x.toFixed(2)).join(", ")}.`,
   // Lexical-only misses paraphrases by design (other words); the others are listed.

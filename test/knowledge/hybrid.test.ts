@@ -278,6 +278,32 @@ describe("the word index follows imports and owners", () => {
     const gone = await adminDb().collection("kb_items").where("terms", "array-contains", "glockenspiel").where("owner_uid", "==", carol.uid).get();
     expect(gone.size).toBe(0);
     expect((await searchAs(c, { query: "glockenspiel" })).no_match).toBe(true);
+    // The inverted index (posting shards) points at carol's live chunks only: no stale posting survives.
+    const live = new Set((await adminDb().collection("kb_items").where("owner_uid", "==", carol.uid).select().get()).docs.map((d) => d.id));
+    const shards = await adminDb().collection("kb_lexicon").doc(carol.uid).collection("kb_lexicon_shards").get();
+    const postings = shards.docs.flatMap((d) => Object.entries((d.get("terms") ?? {}) as Record<string, Record<string, number>>).flatMap(([t, ids]) => Object.keys(ids).map((id) => ({ t, id }))));
+    expect(postings.filter((p) => !live.has(p.id))).toEqual([]);
+    expect(postings.filter((p) => p.t === "glockenspiel" || p.t === "xylophonist")).toEqual([]);
+    expect(postings.filter((p) => p.t === "scale")).toHaveLength(1);
+  });
+
+  test("two imports of one user at the same time, sharing words and shards: every note is found by its words, no posting lost", async () => {
+    const erin = await createUser();
+    const c = await connect("knowledge", { token: erin.token });
+    clients.push(c);
+    const notes = (prefix: string) =>
+      Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`${prefix}-${i}.md`, note(`${prefix} ${i}`, "Erin", ["shared"], "2024-03-01", `Shared harbour words for every note. Unique marker ${prefix}code${i} here.`)]));
+    const [a, b] = await Promise.all([writeNotes(notes("alpha")), writeNotes(notes("beta"))]);
+    await Promise.all([importFiles([a], { db: adminDb(), uid: erin.uid, embedder }), importFiles([b], { db: adminDb(), uid: erin.uid, embedder })]);
+    for (const prefix of ["alpha", "beta"]) {
+      for (const i of [0, 5, 11]) {
+        expect((await searchAs(c, { query: `${prefix}code${i}`, mode: "lexical" })).results.map((r) => r.title)).toEqual([`${prefix} ${i}`]);
+      }
+    }
+    // "harbour" is in all 24 notes: its posting list holds each of them once.
+    const shards = await adminDb().collection("kb_lexicon").doc(erin.uid).collection("kb_lexicon_shards").get();
+    const harbour = shards.docs.map((d) => d.get("terms.harbour") as Record<string, number> | undefined).find((m) => m);
+    expect(Object.keys(harbour ?? {})).toHaveLength(24);
   });
 
   test("chunks indexed before the word index existed (or by an older analysis) are indexed by the next import, without re-embedding", async () => {
@@ -285,10 +311,11 @@ describe("the word index follows imports and owners", () => {
     const dir = await writeNotes({ "old.md": note("Old Note", "Dan", ["legacy"], "2020-01-01", "The zeppelin hangar still stands beside the airfield.") });
     const first = await importFiles([dir], { db: adminDb(), uid: dan.uid, embedder });
     const parent = first.files[0]!.documents[0]!.parent_doc_id;
-    // As an earlier version stored it: no terms on the chunks, no version on the manifest.
+    // As an earlier version stored it: no terms on the chunks, no postings, no version on the manifest.
     const chunks = await adminDb().collection("kb_items").where("owner_uid", "==", dan.uid).get();
     const before = chunks.docs.map((d) => (d.get("embedding") as { toArray(): number[] }).toArray());
     for (const d of chunks.docs) await d.ref.update({ terms: FieldValue.delete(), term_weights: FieldValue.delete(), term_count: FieldValue.delete() });
+    await adminDb().recursiveDelete(adminDb().collection("kb_lexicon").doc(dan.uid));
     await adminDb().collection("kb_documents").doc(parent).update({ lexical_version: FieldValue.delete() });
     const c = await connect("knowledge", { token: dan.token });
     clients.push(c);

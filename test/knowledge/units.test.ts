@@ -9,7 +9,8 @@ import { describe, expect, test } from "vitest";
 import { EmbeddingError } from "../../functions/src/platform/embeddings.js";
 import { ToolError } from "../../functions/src/core/errors.js";
 import { asEmbeddingToolError, EMBEDDING_NOT_CONFIGURED, EMBEDDING_UNAVAILABLE } from "../../functions/src/domains/knowledge/embedding.js";
-import { lexicalQuery, metadataQuery, newestFirst, vectorQueries, type Filters, type QueryLike } from "../../functions/src/domains/knowledge/store.js";
+import { metadataQuery, newestFirst, vectorQueries, type Filters, type QueryLike } from "../../functions/src/domains/knowledge/store.js";
+import { packPosting, PostingChanges, POSTING_SHARDS, shardOf, unpackPosting } from "../../functions/src/domains/knowledge/postings.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -100,12 +101,11 @@ describe("firestore.indexes.json serves every query store.ts builds", () => {
     expect(vectorIndexes.filter((i) => !used.has(i)).map((i) => i.fields.map(tag).join(", "))).toEqual([]);
   });
 
-  test("metadata queries, the resource listing and the lexical word queries: one declared index each, no index unused", () => {
+  test("metadata queries and the resource listing: one declared index each, no index unused (the word index is read by id, with no query)", () => {
     const used = new Set<Index>();
     const queries = [
       ...allFilters(false).map((f) => metadataQuery(owned(), f)),
       newestFirst(owned()).orderBy("__name__", "desc"),
-      ...allFilters(true).map((f) => lexicalQuery(owned(), f, ["term"])),
     ];
     for (const q of queries) {
       const index = declared.find((i) => matchesOrdered(i, q));
@@ -166,5 +166,21 @@ describe("kb:import refuses to write where its vectors would be wrong", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/Refusing to import into production with the local embedding model/);
     expect(r.stderr).toContain("could never be searched");
+  });
+});
+
+describe("posting shards (the word index)", () => {
+  test("a posting keeps its weight and length; later changes of one posting win; a term always maps to the same shard", () => {
+    expect(unpackPosting(packPosting(7, 183))).toEqual({ weight: 7, length: 183 });
+    expect(unpackPosting(packPosting(3, 5000)).length).toBe(1023); // lengths past the slot saturate
+    const changes = new PostingChanges().add({ id: "c1", term_weights: { harbour: 2, ship: 1 }, term_count: 40 });
+    changes.merge(new PostingChanges().remove("c1", ["ship"]).add({ id: "c2", term_weights: { ship: 4 }, term_count: 10 }));
+    const entries = [...changes.shards.values()].flatMap((terms) => [...terms].flatMap(([t, ids]) => [...ids].map(([id, v]) => [t, id, v])));
+    expect(entries.sort()).toEqual([["harbour", "c1", packPosting(2, 40)], ["ship", "c1", null], ["ship", "c2", packPosting(4, 10)]].sort());
+    expect(shardOf("harbour")).toBe(shardOf("harbour"));
+    const used = new Set(Array.from({ length: 2000 }, (_, i) => shardOf(`term${i}`)));
+    expect(Math.min(...used)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...used)).toBeLessThan(POSTING_SHARDS);
+    expect(used.size).toBe(POSTING_SHARDS); // 2,000 terms reach every shard
   });
 });

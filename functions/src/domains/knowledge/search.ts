@@ -1,5 +1,5 @@
 // Hybrid search: the chunks nearest in meaning (Firestore findNearest) and the chunks that contain
-// the query's words (the lexical index each chunk carries, lexical.ts), fused into one ranking.
+// the query's words (the user's inverted index, postings.ts; terms from lexical.ts), fused into one ranking.
 // Every candidate of either side is scored by both: the vector query returns each hit's weights of
 // the query's terms, and a lexical hit's vector is read to compute its similarity. The fused score
 // is the similarity plus LEXICAL_WEIGHT times the share of the query's word weight (BM25 against
@@ -10,17 +10,16 @@ import { invalidInput } from "../../core/errors.js";
 import type { Embedder } from "../../platform/embeddings.js";
 import { embedQuery, weakSimilarity } from "./embedding.js";
 import { containsPhrase, parseQuery, type ParsedQuery } from "./lexical.js";
-import type { Chunk, Filters, KnowledgeStore, TermHit } from "./store.js";
+import type { Chunk, Filters, KnowledgeStore } from "./store.js";
 
 export const SEARCH_MODES = ["hybrid", "semantic", "lexical"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /**
- * Chunks read by the word query (those containing any query word). Beyond it, words no returned
- * chunk has are asked again on their own (up to RARE_WORD_CAP chunks): they are rare or absent.
+ * Chunks found only by their words that a search reads (best BM25 first, in pages) to check that
+ * they are live and match the filters, before it gives up finding more.
  */
 export const LEXICAL_CAP = 400;
-export const RARE_WORD_CAP = 100;
 /** Candidates each side brings to the fusion (at least the requested limit). */
 export const FUSION_DEPTH = 30;
 /** Weight of the lexical share (0–1) added to the similarity in the fused score. */
@@ -98,20 +97,16 @@ export async function search(store: KnowledgeStore, req: SearchRequest, ctx: Req
           model,
           hits: await store.nearest(vector, model, semanticDepth, req.filters, req.minSimilarity, terms),
         }));
-  const lexical = req.mode === "semantic" || !terms.length ? Promise.resolve(undefined) : wordHits(store, parsed, terms, req.filters, chunkTotal);
+  const lexical = req.mode === "semantic" || !terms.length ? Promise.resolve(undefined) : wordHits(store, parsed, terms);
   semantic.catch(() => undefined);
   const [sem, lex, n] = await Promise.all([semantic, lexical, chunkTotal]);
 
-  const absent = lex ? parsed.words.filter((_, i) => lex.known[i] && lex.df[i] === 0).map((w) => w.text) : [];
+  const absent = lex ? parsed.words.filter((_, i) => lex.df[i] === 0).map((w) => w.text) : [];
   const candidates = new Map<string, Candidate>();
   for (const [i, h] of (sem?.hits ?? []).entries()) {
     candidates.set(h.chunk_id, { id: h.chunk_id, chunk: h, similarity: h.similarity, termWeights: h.termWeights ?? {}, termCount: h.termCount ?? 0, tags: h.tags, lexical: 0, semanticRank: i + 1 });
   }
-  const wanted = new Set(req.filters.tags ?? []);
-  for (const h of lex?.hits ?? []) {
-    if (wanted.size && !h.tags.some((t) => wanted.has(t))) continue;
-    if (!candidates.has(h.id)) candidates.set(h.id, fromTermHit(h));
-  }
+  for (const h of lex?.hits ?? []) if (!candidates.has(h.id)) candidates.set(h.id, { id: h.id, termWeights: h.termWeights, termCount: h.termCount, tags: [], lexical: 0 });
 
   // Lexical scores (BM25 over the field-weighted counts), for every candidate of either side.
   const total = Math.max(1, n, ...(lex?.df ?? []));
@@ -128,6 +123,7 @@ export async function search(store: KnowledgeStore, req: SearchRequest, ctx: Req
 
   // Quoted phrases must appear as written: candidates with all their words are read and checked.
   let lexicalList = all.filter((c) => c.lexical > 0).sort(byScore((c) => c.lexical));
+  lexicalList = await liveMatching(store, lexicalList, req.filters, parsed.phrases.length ? depth * 2 : req.mode === "lexical" ? req.limit : depth, req.mode === "hybrid");
   if (parsed.phrases.length) {
     const unread = lexicalList.slice(0, depth * 2).filter((c) => !c.chunk);
     await readChunks(store, unread, sem?.model !== undefined);
@@ -178,35 +174,62 @@ export async function search(store: KnowledgeStore, req: SearchRequest, ctx: Req
   return { hits, noMatch: false, absent, dropped: parsed.dropped, ...(best !== undefined ? { bestSimilarity: best } : {}) };
 }
 
-/**
- * Chunks containing the query's words, and each word's document frequency: exact when the word
- * query returned every match; when it was cut at LEXICAL_CAP, scaled from the returned sample to the
- * caller's chunk count, and words the sample lacks are asked again on their own.
- */
-async function wordHits(store: KnowledgeStore, q: ParsedQuery, terms: string[], filters: Filters, chunkTotal: Promise<number>): Promise<{ hits: TermHit[]; df: number[]; known: boolean[] }> {
-  const has = (h: TermHit, i: number) => q.words[i]!.variants.some((v) => (h.termWeights[v] ?? 0) > 0);
-  const first = await store.termHits(terms, terms, filters, LEXICAL_CAP);
-  const df = q.words.map((_, i) => first.hits.filter((h) => has(h, i)).length);
-  const known = q.words.map(() => !first.truncated);
-  if (!first.truncated) return { hits: first.hits, df, known };
-  // A cut sample: the share of it holding a word, times every chunk, stands for the word's frequency.
-  const scale = Math.max(1, await chunkTotal) / Math.max(1, first.hits.length);
-  const unseen = q.words.map((_, i) => i).filter((i) => df[i] === 0);
-  const hits = [...first.hits];
-  if (unseen.length) {
-    const more = await store.termHits([...new Set(unseen.flatMap((i) => q.words[i]!.variants))], terms, filters, RARE_WORD_CAP);
-    const ids = new Set(hits.map((h) => h.id));
-    for (const h of more.hits) if (!ids.has(h.id)) hits.push(h);
-    for (const i of unseen) {
-      df[i] = more.hits.filter((h) => has(h, i)).length;
-      known[i] = !more.truncated;
-    }
-  }
-  return { hits, df: df.map((d, i) => (known[i] ? d : Math.round(d * scale))), known };
+/** A chunk containing query words: its weights of the query's terms and its length (from the postings). */
+interface WordHit {
+  id: string;
+  termWeights: Record<string, number>;
+  termCount: number;
 }
 
-function fromTermHit(h: TermHit): Candidate {
-  return { id: h.id, termWeights: h.termWeights, termCount: h.termCount, tags: h.tags, lexical: 0 };
+/**
+ * Chunks containing the query's words, from the caller's postings of its terms, and each word's
+ * document frequency (the chunks holding any of its variants).
+ */
+async function wordHits(store: KnowledgeStore, q: ParsedQuery, terms: string[]): Promise<{ hits: WordHit[]; df: number[] }> {
+  const postings = await store.postings(terms);
+  const hits = new Map<string, WordHit>();
+  for (const [t, list] of postings) {
+    for (const [id, p] of list) {
+      let h = hits.get(id);
+      if (!h) hits.set(id, (h = { id, termWeights: {}, termCount: p.length }));
+      h.termWeights[t] = p.weight;
+    }
+  }
+  const df = q.words.map((w) => new Set(w.variants.flatMap((v) => [...(postings.get(v)?.keys() ?? [])])).size);
+  return { hits: [...hits.values()], df };
+}
+
+/**
+ * The ranked candidates (best first) whose chunks are the caller's, live and match the filters,
+ * until `want` are found or LEXICAL_CAP were read: the vector query's hits already are; the
+ * others' chunks are read by id, a page at a time (with their vectors in hybrid mode, for their similarity).
+ */
+async function liveMatching(store: KnowledgeStore, ranked: Candidate[], filters: Filters, want: number, withVectors: boolean): Promise<Candidate[]> {
+  const kept: Candidate[] = [];
+  let read = 0;
+  let i = 0;
+  while (i < ranked.length && kept.length < want && read < LEXICAL_CAP) {
+    const page: Candidate[] = [];
+    for (; i < ranked.length && page.filter((c) => !c.chunk).length < Math.min(want - kept.length, LEXICAL_CAP - read); i++) page.push(ranked[i]!);
+    const unread = page.filter((c) => !c.chunk);
+    read += unread.length;
+    const chunks = await store.liveMatching(
+      unread.map((c) => c.id),
+      filters,
+      withVectors,
+    );
+    for (const c of page) {
+      if (!c.chunk) {
+        const read = chunks.get(c.id);
+        if (!read) continue;
+        c.chunk = read.chunk;
+        c.tags = read.chunk.tags;
+        if (read.vector) c.vector = read.vector;
+      }
+      kept.push(c);
+    }
+  }
+  return kept;
 }
 
 function bm25(c: Candidate, q: ParsedQuery, idf: number[], avgLength: number): number {

@@ -5,6 +5,7 @@ import type { SignedInContext } from "../../mcp/define.js";
 import { notFound } from "../../core/errors.js";
 import { firestore } from "../../platform/firebase.js";
 import { usableDocumentId } from "../../mcp/validation.js";
+import { readPostings, type Posting } from "./postings.js";
 import { emptyCounts, fromStatKey, KB_ITEMS, KB_STATS, type ChunkRecord, type StatsCounts } from "./schema.js";
 
 /** A chunk as tools and resources show it: the stored record without owner, vector and lexical index, dates as ISO strings. */
@@ -20,16 +21,6 @@ export interface ScoredChunk extends Chunk {
   termWeights?: Record<string, number>;
   termCount?: number;
 }
-
-/** A chunk found by one of its terms: only what ranking needs (the asked terms' weights, length, tags). */
-export interface TermHit {
-  id: string;
-  termWeights: Record<string, number>;
-  termCount: number;
-  tags: string[];
-}
-
-
 
 export interface Filters {
   tags?: string[] | undefined;
@@ -124,23 +115,34 @@ export class KnowledgeStore {
       .map(({ doc, distance }) => ({ ...toChunk(doc), similarity: round(1 - distance), ...(terms.length ? termsOf(doc, terms) : {}) }));
   }
 
+  /** The caller's postings of `terms` (term → chunk id → weight and length): their shards read by id. */
+  postings(terms: string[]): Promise<Map<string, Map<string, Posting>>> {
+    return readPostings(this.db, this.uid, terms);
+  }
+
   /**
-   * The caller's chunks whose lexical index has any of `variants` — author, source and dates
-   * inside the query, tags left to the caller (one array filter per query: the terms') — up to
-   * `cap` of them, each with its weights of all `terms` (so one query ranks by every word);
-   * `truncated` when more exist. One query for all the words: a query's cost is the chunks it
-   * returns in production, but a whole scan in the emulator.
+   * The chunks among `ids` that are the caller's, live and match the filters (author, source, any
+   * of the tags, the date range), with their vectors when asked: one getAll. A posting can outlive its chunk for a moment (it is
+   * removed after the switch that deletes the chunk) or precede it (written with the pending chunk).
    */
-  async termHits(variants: string[], terms: string[], filters: Filters, cap: number): Promise<{ hits: TermHit[]; truncated: boolean }> {
-    const snap = await lexicalQuery(this.items(), filters, variants)
-      .select(...termWeightFields(terms), "term_count", "tags")
-      .limit(cap + 1)
-      .get();
-    const docs = snap.docs.slice(0, cap);
-    return {
-      hits: docs.map((d) => ({ id: d.id, ...termsOf(d, terms), tags: (d.get("tags") as string[] | undefined) ?? [] })),
-      truncated: snap.docs.length > cap,
-    };
+  async liveMatching(ids: string[], filters: Filters, withVectors: boolean): Promise<Map<string, { chunk: Chunk; vector?: number[] }>> {
+    const out = new Map<string, { chunk: Chunk; vector?: number[] }>();
+    if (!ids.length) return out;
+    const snaps = await this.db.getAll(...ids.map((id) => this.db.collection(KB_ITEMS).doc(id)), { fieldMask: [...CHUNK_FIELDS, "owner_uid", ...(withVectors ? ["embedding"] : [])] });
+    const tags = new Set(filters.tags ?? []);
+    for (const snap of snaps) {
+      if (!snap.exists || snap.get("owner_uid") !== this.uid) continue;
+      const chunk = toChunk(snap);
+      if (filters.author && chunk.author !== filters.author) continue;
+      if (filters.source && chunk.source !== filters.source) continue;
+      if (tags.size && !chunk.tags.some((t) => tags.has(t))) continue;
+      const created = (snap.get("created_at") as Timestamp | undefined)?.toMillis();
+      if (filters.dateFrom && (created === undefined || created < filters.dateFrom.getTime())) continue;
+      if (filters.dateTo && (created === undefined || created > filters.dateTo.getTime())) continue;
+      const embedding = withVectors ? (snap.get("embedding") as { toArray(): number[] } | undefined) : undefined;
+      out.set(snap.id, { chunk, ...(embedding ? { vector: embedding.toArray() } : {}) });
+    }
+    return out;
   }
 
   /** The caller's chunks by id (others' and missing ones left out), with their vectors when asked. */
@@ -276,20 +278,6 @@ export function vectorQueries<Q extends QueryLike<Q>>(owned: Q, model: string, f
   if (filters.dateTo) q = q.where("created_at", "<=", Timestamp.fromDate(filters.dateTo));
   const tags = filters.tags?.slice(0, MAX_TAGS) ?? [];
   return tags.length ? tags.map((tag) => q.where("tags", "array-contains", tag)) : [q];
-}
-
-/**
- * Chunks containing any of the query words' variants (at most 30, Firestore's cap): equality filters and the date range in the
- * query, as for vectorQueries (tags are filtered by the caller: one array filter per query).
- */
-export function lexicalQuery<Q extends QueryLike<Q>>(owned: Q, filters: Filters, variants: string[]): Q {
-  let q = owned;
-  if (filters.author) q = q.where("author", "==", filters.author);
-  if (filters.source) q = q.where("source", "==", filters.source);
-  q = q.where("terms", "array-contains-any", variants);
-  if (filters.dateFrom) q = q.where("created_at", ">=", Timestamp.fromDate(filters.dateFrom));
-  if (filters.dateTo) q = q.where("created_at", "<=", Timestamp.fromDate(filters.dateTo));
-  return q;
 }
 
 /** search_by_metadata and the by-source/author/tag resources: equality filters, newest first. */

@@ -23,7 +23,8 @@ import { basename, extname, join, relative, resolve } from "node:path";
 import { FieldValue, Timestamp, type DocumentReference, type DocumentSnapshot, type Firestore, type WriteBatch } from "firebase-admin/firestore";
 import { EmbeddingError, type Embedder } from "../../../platform/embeddings.js";
 import { chunkId, emptyCounts, KB_DOCUMENTS, KB_ITEMS, KB_STATS, parentDocId, pendingOwner, statKey, type DocumentRecord, type StatsCounts } from "../schema.js";
-import { chunkTerms, LEXICAL_VERSION } from "../lexical.js";
+import { chunkTerms, LEXICAL_VERSION, type ChunkTerms } from "../lexical.js";
+import { PostingChanges, PostingWriter } from "../postings.js";
 import { chunkText, CHUNK_MAX } from "./chunk.js";
 import { ParseError, parseFile, SUPPORTED_EXTENSIONS, type ParsedDocument } from "./parse.js";
 
@@ -154,6 +155,7 @@ export async function importFiles(paths: string[], optsIn: ImportOptions): Promi
   // Vectors embedded ahead for the next files (plus the caller's own cache, if any).
   const cache = new Map(optsIn.vectorCache ?? []);
   const opts: ImportOptions = { ...optsIn, vectorCache: cache };
+  postingWriters.set(opts, new PostingWriter(opts.db, opts.uid));
   // The next windows of files are read and embedded while this one is written: the embedder always
   // has work queued (the writes are Firestore round trips, the embedding is CPU or Vertex).
   const prepare = (start: number) => {
@@ -190,6 +192,24 @@ export async function importFiles(paths: string[], optsIn: ImportOptions): Promi
     }
   }
   return report;
+}
+
+/** The run's group commit of word-index postings (one per importFiles call; created on first use otherwise). */
+const postingWriters = new WeakMap<ImportOptions, PostingWriter>();
+function writePostings(opts: ImportOptions, changes: PostingChanges): Promise<void> {
+  if (opts.lexicalIndex === false || !changes.size) return Promise.resolve();
+  let writer = postingWriters.get(opts);
+  if (!writer) postingWriters.set(opts, (writer = new PostingWriter(opts.db, opts.uid)));
+  return writer.apply(changes);
+}
+
+/** The stored terms of chunks (to remove their postings); chunks already gone have none. */
+async function storedTerms(ids: string[], opts: ImportOptions): Promise<PostingChanges> {
+  const changes = new PostingChanges();
+  if (opts.lexicalIndex === false || !ids.length) return changes;
+  const snaps = await opts.db.getAll(...ids.map((id) => opts.db.collection(KB_ITEMS).doc(id)), { fieldMask: ["terms"] });
+  for (const snap of snaps) if (snap.exists) changes.remove(snap.id, (snap.get("terms") as string[] | undefined) ?? []);
+  return changes;
 }
 
 /** Files written at the same time (each file's documents one after another). */
@@ -322,9 +342,17 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
   const firstSeen = old?.created_at ?? nowTs;
   const docCreated = doc.createdAt ? Timestamp.fromDate(doc.createdAt) : firstSeen;
   const index = new Map(plan.live.map((id, i) => [id, i]));
+  const termsOf = new Map<string, ChunkTerms>(
+    opts.lexicalIndex === false ? [] : plan.write.map((c) => [c.id, chunkTerms({ title: doc.title, author: doc.author, tags: c.tags, content: c.content })]),
+  );
 
-  // 1. New chunks, invisible until the switch.
+  // 1. New chunks, invisible until the switch, and their postings (a search reads a posting's
+  // chunk before showing it: a pending or deleted chunk is never shown).
   const size = Math.max(1, opts.writeBatch ?? WRITE_BATCH);
+  const added = new PostingChanges();
+  for (const [id, t] of termsOf) added.add({ id, ...t });
+  const postingsWritten = writePostings(opts, added); // beside the chunk writes, awaited before the switch
+  postingsWritten.catch(() => undefined);
   for (let i = 0; i < plan.write.length; i += size) {
     const batch = db.batch();
     plan.write.slice(i, i + size).forEach((c, k) => {
@@ -341,7 +369,7 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
         content: c.content,
         embedding: FieldValue.vector(vectors[i + k]!),
         embedding_model: model,
-        ...(opts.lexicalIndex === false ? {} : chunkTerms({ title: doc.title, author: doc.author, tags: c.tags, content: c.content })),
+        ...termsOf.get(c.id),
         created_at: c.createdAt ? Timestamp.fromDate(c.createdAt) : docCreated,
         updated_at: nowTs,
       });
@@ -349,6 +377,8 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
     await batch.commit();
     opts.onProgress?.({ type: "writing", title: doc.title, stage: "pending", done: Math.min(i + size, plan.write.length), total: plan.write.length });
   }
+
+  await postingsWritten;
 
   // 2. The switch: publish, delete, manifest, stats — in one transaction when it fits.
   const generation = (old?.generation as number | undefined) ?? 0;
@@ -358,6 +388,8 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
   // manifest keeps the old version, so a crash in between is finished by the next import.
   const written = new Set(plan.write.map((c) => c.id));
   const stale = old && old.lexical_version !== LEXICAL_VERSION ? plan.live.filter((id) => !written.has(id)) : [];
+  // The removed chunks' postings go after the switch (until then they are live).
+  const removed = inline ? await storedTerms(plan.remove, opts) : new PostingChanges();
   const status = await db.runTransaction(async (tx) => {
     const current = await tx.get(ref);
     if (((current.get("generation") as number | undefined) ?? 0) !== generation || current.exists !== !!old) {
@@ -393,6 +425,7 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
     tx.set(db.collection(KB_STATS).doc(uid), statsDelta(old?.counts ?? emptyCounts(), plan.counts, nowTs), { merge: true });
     return old ? ("updated" as const) : ("imported" as const);
   });
+  await writePostings(opts, removed);
   if (!inline) await rollForward(ref, doc.title, opts);
   if (stale.length) {
     await reindexTerms(stale, opts);
@@ -455,6 +488,7 @@ async function rollForward(ref: DocumentReference, title: string, opts: ImportOp
   const size = Math.max(1, opts.writeBatch ?? WRITE_BATCH);
   const items = db.collection(KB_ITEMS);
   type Op = (batch: WriteBatch) => void;
+  const removed = await storedTerms(record.remove ?? [], opts);
   const ops: Op[] = [
     ...(record.publish ?? []).map((id): Op => (b) => b.update(items.doc(id), { owner_uid: uid })),
     ...(record.remove ?? []).map((id): Op => (b) => b.delete(items.doc(id))),
@@ -466,6 +500,7 @@ async function rollForward(ref: DocumentReference, title: string, opts: ImportOp
     await batch.commit();
     opts.onProgress?.({ type: "writing", title, stage: "roll-forward", done: Math.min(i + size, ops.length), total: ops.length });
   }
+  await writePostings(opts, removed);
   await ref.update({ publish: [], remove: [], reindex: false });
 }
 
@@ -475,29 +510,38 @@ async function reindexTerms(ids: string[], opts: ImportOptions): Promise<void> {
   const size = Math.max(1, opts.writeBatch ?? WRITE_BATCH);
   for (let i = 0; i < ids.length; i += size) {
     const refs = ids.slice(i, i + size).map((id) => db.collection(KB_ITEMS).doc(id));
-    const snaps = await db.getAll(...refs, { fieldMask: ["title", "author", "tags", "content"] });
+    const snaps = await db.getAll(...refs, { fieldMask: ["title", "author", "tags", "content", "terms"] });
     const batch = db.batch();
+    const changes = new PostingChanges();
     let n = 0;
     for (const snap of snaps) {
       if (!snap.exists) continue;
       const d = snap.data()!;
-      batch.update(snap.ref, { ...chunkTerms({ title: d.title ?? "", author: d.author ?? "", tags: d.tags ?? [], content: d.content ?? "" }) });
+      const t = chunkTerms({ title: d.title ?? "", author: d.author ?? "", tags: d.tags ?? [], content: d.content ?? "" });
+      changes.remove(snap.id, ((d.terms as string[] | undefined) ?? []).filter((x) => !(x in t.term_weights))).add({ id: snap.id, ...t });
+      batch.update(snap.ref, { ...t });
       n++;
     }
     if (n) await batch.commit();
+    await writePostings(opts, changes);
   }
 }
 
 /** Pending chunks of this document left by an import that failed before its switch. */
 async function deletePendingOrphans(parentId: string, opts: ImportOptions): Promise<void> {
   const { db, uid } = opts;
-  const snap = await db.collection(KB_ITEMS).where("owner_uid", "==", pendingOwner(uid)).where("parent_doc_id", "==", parentId).select().get();
+  const snap = await db.collection(KB_ITEMS).where("owner_uid", "==", pendingOwner(uid)).where("parent_doc_id", "==", parentId).select("terms").get();
   const size = Math.max(1, opts.writeBatch ?? WRITE_BATCH);
+  const changes = new PostingChanges();
   for (let i = 0; i < snap.docs.length; i += size) {
     const batch = db.batch();
-    for (const d of snap.docs.slice(i, i + size)) batch.delete(d.ref);
+    for (const d of snap.docs.slice(i, i + size)) {
+      batch.delete(d.ref);
+      changes.remove(d.id, (d.get("terms") as string[] | undefined) ?? []);
+    }
     await batch.commit();
   }
+  await writePostings(opts, changes);
 }
 
 async function embedAll(texts: string[], title: string, opts: ImportOptions): Promise<number[][]> {
