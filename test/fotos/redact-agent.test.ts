@@ -102,6 +102,12 @@ describe("take_screenshot with redact_before_upload", () => {
     const byDefault = await callTool(client, "take_screenshot", { mode: "window", window_title: TITLE });
     expect(byDefault.isError, textOf(byDefault)).toBeFalsy();
     expect((byDefault.structuredContent as { redaction?: { where: string } }).redaction?.where).toBe("device");
+    // A vision tool that captures first (no screenshot_id) follows the setting too.
+    const ocr = await callTool(client, "ocr_screenshot", {});
+    expect(ocr.isError, textOf(ocr)).toBeFalsy();
+    const captured = await stored((ocr.structuredContent as { screenshot_id: string }).screenshot_id);
+    expect(captured.meta.redaction?.where).toBe("device");
+    for (const item of PLANTED) expect(isReadable(item, await readEverything(captured.png)), item.value).toBe(false);
     const off = await callTool(client, "take_screenshot", { mode: "window", window_title: TITLE, redact_before_upload: false });
     expect(off.isError, textOf(off)).toBeFalsy();
     expect((off.structuredContent as { redaction?: unknown }).redaction).toBeUndefined();
@@ -127,4 +133,23 @@ test("an agent that uploads unredacted what was to be redacted on the device is 
   expect(after.status).toBe("failed");
   expect(after.error).toMatch(/without redacting it on the device/);
   expect((await adminDb().collection(`users/${bob.uid}/screenshots`).get()).size).toBe(0);
+}, 120_000);
+
+test("fotos-agent mcp's POST /captures: an unredacted capture is refused while the person's settings ask for redaction on the computer", async () => {
+  const carol = await createUser();
+  const device = await pairDevice(carol, "fotos-mcp", "carol-laptop");
+  const { default: sharp } = await import("sharp");
+  const png = new Uint8Array(await sharp({ create: { width: 64, height: 64, channels: 3, background: "#ffffff" } }).png().toBuffer());
+  const post = (query: string) =>
+    fetch(functionUrl("fotos", `/captures?mode=fullscreen${query}`), { method: "POST", headers: { authorization: `Bearer ${device.accessToken}`, "content-type": "image/png" }, body: png });
+  expect((await post("")).status).toBe(201); // the setting is off: stored as it came
+  await adminDb().doc(`users/${carol.uid}/fotos/settings`).set({ capture: { redactBeforeUpload: true } });
+  const refused = await post("");
+  expect(refused.status).toBe(409);
+  expect(JSON.stringify(await refused.json())).toMatch(/not redacted on the computer, and your settings ask for that \(capture\.redactBeforeUpload\), so it was not stored/);
+  const redaction = encodeURIComponent(JSON.stringify({ detections: [], recheck: "clean" }));
+  const accepted = await post(`&redaction=${redaction}`);
+  expect(accepted.status).toBe(201);
+  expect(((await accepted.json()) as { redaction?: { where: string } }).redaction?.where).toBe("device");
+  expect((await adminDb().collection(`users/${carol.uid}/screenshots`).get()).size).toBe(2);
 }, 120_000);

@@ -11,15 +11,14 @@ import type { DomainDefinition, ErrorResult, RequestContext, StructuredResult } 
 import { ToolError, unauthenticated, unavailable } from "../../../functions/src/core/errors.js";
 import type { FotosBackend } from "../../../functions/src/domains/fotos/backend.js";
 import { fotosServer } from "../../../functions/src/domains/fotos/definition.js";
-import { settingsFrom } from "../../../functions/src/domains/fotos/settings.js";
-import type { CaptureArgs, ScreenshotMeta } from "../../../functions/src/domains/fotos/screenshots.js";
+import { captureRedaction, settingsFrom, type Settings } from "../../../functions/src/domains/fotos/settings.js";
+import { LOCAL_CAPTURE_PATH, type CaptureArgs, type ScreenshotMeta } from "../../../functions/src/domains/fotos/screenshots.js";
 import { FotosApi, RefusedError, RevokedError } from "../api.js";
 import type { Credentials } from "../config.js";
 import { AGENT_VERSION } from "../version.js";
 import { captureHereRedacted, thisComputer } from "./local-backend.js";
 
 /** The path of the function's route for captures taken here (functions/src/domains/fotos/routes/local-capture.ts). */
-const LOCAL_CAPTURE_PATH = "/captures";
 
 export class Bridge {
   private readonly api: FotosApi;
@@ -87,6 +86,13 @@ export class Bridge {
     return this.notReachable(shortReason(err));
   }
 
+  /** settings://current of the function: the person's settings over the defaults. */
+  async remoteSettings(): Promise<Settings> {
+    const read = await this.withClient((c) => c.readResource({ uri: "settings://current" }));
+    const first = read.contents[0];
+    return settingsFrom(first && "text" in first ? JSON.parse(first.text) : undefined);
+  }
+
   /** Captures here and stores the PNG with the person's screenshots on the function. */
   async captureAndUpload(args: CaptureArgs, signal: AbortSignal): Promise<{ meta: ScreenshotMeta; png: Buffer }> {
     const mode = args.mode ?? "fullscreen";
@@ -121,7 +127,8 @@ export class Bridge {
         const result = await this.withClient((c) => c.callTool({ name: "list_screenshots", arguments: { limit } }));
         return ((result.structuredContent as { screenshots?: ScreenshotMeta[] } | undefined)?.screenshots ?? []) as ScreenshotMeta[];
       },
-      settings: async () => settingsFrom(undefined),
+      // The person's settings on the function (take_screenshot's redact-before-upload among them).
+      settings: () => this.remoteSettings(),
       aiChoice: async () => ({ models: {} }),
       ocr: remoteOnly,
       cachedOcr: remoteOnly,
@@ -147,7 +154,7 @@ export function bridgedDomain(bridge: Bridge): Pick<DomainDefinition, "tools" | 
       handler: async (input: Record<string, unknown>, ctx: RequestContext) => {
         let args = input;
         if (CAPTURE_FIRST.has(t.name) && input.screenshot_id === undefined) {
-          const { meta } = await bridge.captureAndUpload({ mode: "fullscreen" }, ctx.signal);
+          const { meta } = await bridge.captureAndUpload({ mode: "fullscreen", ...captureRedaction(await bridge.remoteSettings()) }, ctx.signal);
           args = { ...input, screenshot_id: meta.id };
         }
         const result = (await bridge.withClient((c) => c.callTool({ name: t.name, arguments: args }, { signal: ctx.signal }))) as CallToolResult;

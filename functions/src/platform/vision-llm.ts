@@ -4,7 +4,7 @@
 // from settings). Keys come from the environment; in production they are Firebase secrets
 // (see VISION_LLM_SECRETS), which Cloud Functions exposes as environment variables.
 // Every failure is one sentence the agent can act on; upstream details go to the log only.
-import type { VisionAdapter, VisionAnswer, VisionProvider, VisionRequest } from "./vision-adapter.js";
+import type { VisionAdapter, VisionProvider } from "./vision-adapter.js";
 
 export { declined, fitForProvider, missingKey, PROVIDER_MAX_SIDE, providerError, sayWhereKeysAreSet, VISION_PROVIDERS, type VisionAdapter, type VisionAnswer, type VisionProvider, type VisionRequest } from "./vision-adapter.js";
 
@@ -37,9 +37,4 @@ export async function visionAdapter(provider: VisionProvider): Promise<VisionAda
     adapter.catch(() => adapters.delete(provider)); // a missing key is not cached
   }
   return adapter;
-}
-
-/** Sends the screenshot and prompt to the provider. */
-export async function analyzeImage(provider: VisionProvider, req: VisionRequest): Promise<VisionAnswer> {
-  return (await visionAdapter(provider)).analyze(req);
 }

@@ -118,3 +118,6 @@ export function captureError(text: string): ToolError {
  * dropped, also for names stored before pairing enforced that set.
  */
 export const quoted = (name: string): string => JSON.stringify(name.replace(/[^\p{L}\p{N} ._()'’-]/gu, "").slice(0, 40));
+
+/** Where `fotos-agent mcp` (bridged) stores a capture it took on the computer (routes/local-capture.ts). */
+export const LOCAL_CAPTURE_PATH = "/captures";

@@ -45,5 +45,13 @@ function overlay<T>(defaults: T, stored: unknown): T {
   return out as T;
 }
 
+/**
+ * The redaction a capture gets before it leaves the computer: asked for by the call, else the
+ * person's setting; every capture path (take_screenshot, and a vision tool capturing first) asks here.
+ */
+export function captureRedaction(settings: Settings, asked?: boolean): { redact?: { region: string } } {
+  return (asked ?? settings.capture.redactBeforeUpload) ? { redact: { region: settings.ui.region } } : {};
+}
+
 /** Stored values over the defaults. */
 export const settingsFrom = (stored: unknown): Settings => overlay(DEFAULT_SETTINGS, stored);

@@ -4,6 +4,7 @@ import type { RequestContext } from "../../mcp/define.js";
 import { unauthenticated } from "../../core/errors.js";
 import type { FotosBackend } from "./backend.js";
 import type { ScreenshotMeta } from "./screenshots.js";
+import { captureRedaction } from "./settings.js";
 
 export function uidOf(ctx: RequestContext): string {
   const uid = ctx.caller?.uid;
@@ -17,6 +18,7 @@ export async function screenshotOrCapture(
   id: string | undefined,
 ): Promise<{ meta: ScreenshotMeta; png: Buffer; captured: boolean }> {
   if (id !== undefined) return { ...(await fotos.load(id)), captured: false };
-  const { meta, png } = await fotos.capture({ mode: "fullscreen" }, ctx);
+  // The person's redact-before-upload setting holds here too: the capture leaves the computer redacted.
+  const { meta, png } = await fotos.capture({ mode: "fullscreen", ...captureRedaction(await fotos.settings()) }, ctx);
   return { meta, png, captured: true };
 }

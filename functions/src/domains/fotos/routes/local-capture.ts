@@ -9,8 +9,11 @@ import { parseInput } from "../../../mcp/validation.js";
 import { QUOTAS, useQuota } from "../../../platform/quota.js";
 import { CAPTURE_MODES, checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
 import { deviceRedaction } from "../schema.js";
+import { LOCAL_CAPTURE_PATH } from "../screenshots.js";
+import { settingsDoc } from "../cloud.js";
+import { settingsFrom } from "../settings.js";
+import { conflict } from "../../../core/errors.js";
 
-export const LOCAL_CAPTURE_PATH = "/captures";
 
 const query = z.object({
   mode: z.enum(CAPTURE_MODES),
@@ -30,6 +33,10 @@ export const localCaptureRoute = route({
     await checkUploadedPng(req.rawBody);
     await useQuota(uid, QUOTAS.uploads);
     const redaction = deviceRedaction(req.query.redaction);
+    if (!redaction && settingsFrom((await settingsDoc(uid).get()).data()).capture.redactBeforeUpload) {
+      // Never stored: the person asked for captures not to leave the computer unredacted.
+      throw conflict("This capture was not redacted on the computer, and your settings ask for that (capture.redactBeforeUpload), so it was not stored: update fotos-agent (npx fotos-agent@latest mcp) and try again");
+    }
     const meta = await saveScreenshot(uid, req.rawBody, {
       ...(redaction ? { redaction } : {}),
       mode,

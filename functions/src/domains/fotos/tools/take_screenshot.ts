@@ -7,6 +7,7 @@ import { modelImageContent } from "../image.js";
 import { screenshotMetaSchema, screenshotUri } from "../schema.js";
 import { CAPTURE_MODES, MAX_DELAY_MS, quoted, type ScreenshotMeta } from "../screenshots.js";
 import { summarize } from "../pii/summary.js";
+import { captureRedaction } from "../settings.js";
 
 export const takeScreenshot = tool(
   {
@@ -36,8 +37,7 @@ export const takeScreenshot = tool(
   async ({ redact_before_upload, ...input }, ctx) => {
     const fotos = backendOf(ctx);
     const settings = await fotos.settings();
-    const redact = redact_before_upload ?? settings.capture.redactBeforeUpload;
-    const { meta, png, agent, otherAgents } = await fotos.capture({ ...input, ...(redact ? { redact: { region: settings.ui.region } } : {}) }, ctx);
+    const { meta, png, agent, otherAgents } = await fotos.capture({ ...input, ...captureRedaction(settings, redact_before_upload) }, ctx);
     const image = await modelImageContent(png);
     const what = meta.mode === "monitor" ? `monitor ${meta.monitorIndex}` : meta.mode === "window" ? `window matching "${meta.windowTitle}"` : "fullscreen";
     const others = otherAgents.length ? ` Other online agents (not used): ${otherAgents.map(quoted).join(", ")}; the most recently active one captures.` : "";
