@@ -112,12 +112,8 @@ export function captureError(text: string): ToolError {
   return unavailable(clean);
 }
 
-/**
- * A device name as data in tool text: the person who paired the device chose it, so it is shown
- * JSON-quoted (nothing can close the quotes) with anything but letters, digits, spaces and . _ ( ) -
- * dropped, also for names stored before pairing enforced that set.
- */
-export const quoted = (name: string): string => JSON.stringify(name.replace(/[^\p{L}\p{N} ._()'’-]/gu, "").slice(0, 40));
+
+export { quoted } from "../../core/device-name.js";
 
 /** Where `fotos-agent mcp` (bridged) stores a capture it took on the computer (routes/local-capture.ts). */
 export const LOCAL_CAPTURE_PATH = "/captures";

@@ -5,7 +5,7 @@ import { randomInt } from "node:crypto";
 import { FieldValue } from "firebase-admin/firestore";
 import type { HttpReply, HttpRequest } from "../../../http/route.js";
 import { countFailure, exhausted, limited, waitText, type Limit } from "../limits.js";
-import { safeDeviceName } from "../device-name.js";
+import { safeDeviceName } from "../../../core/device-name.js";
 import { escapeHtml, hidden, page } from "../pages.js";
 import { DEVICE_CLIENTS, isDeviceClient } from "../scopes.js";
 import { csrfToken, csrfValid, readSession } from "../session.js";
