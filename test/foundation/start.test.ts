@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
@@ -59,7 +59,8 @@ test("it prints every served domain's URL, at the front, on one screen; the conf
   for (const domain of ["dermal", "knowledge", "mermaid", "figma", "fotos"]) expect(text).toContain(printedUrl(domain));
   expect(text).not.toContain(functionUrl("dermal"));
   expect(text.trim().split("\n").length).toBeLessThanOrEqual(24);
-  expect(text).toContain(join(LOCAL, "connect.md"));
+  // Paths are shown relative to where `npm start` runs (the checkout).
+  expect(text).toContain(relative(ROOT, join(LOCAL, "connect.md")));
   expect(text).toContain("alice@example.com");
   // The token is in a file, not on the screen; the functions' and demo data's lines are in the log.
   expect(text).not.toMatch(/eyJ[\w-]{20,}\./);

@@ -35,13 +35,14 @@ beforeAll(() => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-test("the package holds only what it needs to run: the bin, built files, assets, README", () => {
+test("the package holds only what it needs to run: the bin, built files, fonts (annotations), README", () => {
   const listed = run("tar", ["-tzf", tarball]);
   expect(listed.status).toBe(0);
   const files = listed.stdout.trim().split("\n").map((f) => f.replace(/^package\//, ""));
   expect(files).toContain("package.json");
   expect(files).toContain("bin/fotos-agent.js");
-  const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE[\w.]*|bin\/[^/]+\.js|dist\/.+\.(js|mjs|cjs|json|wasm)|assets\/.+)$/.test(f));
+  expect(files).toContain("dist/fonts/LiberationSans-Regular.ttf"); // text annotations render with it
+  const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE[\w.]*|bin\/[^/]+\.js|dist\/.+\.(js|mjs|cjs|json|wasm)|dist\/fonts\/[\w.-]+\.(ttf|txt)|assets\/.+)$/.test(f));
   expect(unexpected).toEqual([]);
   expect(files.some((f) => f.endsWith(".ts") || f.endsWith(".map"))).toBe(false);
 });
