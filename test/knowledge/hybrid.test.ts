@@ -15,16 +15,8 @@ import { callTool, connect, textOf } from "../support/mcp.js";
 import { createEmbedder, type Embedder } from "../../functions/src/platform/embeddings.js";
 import { importFiles } from "../../functions/src/domains/knowledge/ingest/import.js";
 import { LEXICAL_VERSION } from "../../functions/src/domains/knowledge/lexical.js";
+import type { Match } from "../../functions/src/domains/knowledge/search.js";
 
-interface Match {
-  terms: string[];
-  similarity?: number;
-  semantic_rank?: number;
-  lexical_rank?: number;
-  lexical_score?: number;
-  fused_rank?: number;
-  fused_score?: number;
-}
 interface Hit {
   rank: number;
   chunk_id: string;
