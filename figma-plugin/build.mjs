@@ -16,11 +16,18 @@ for (const url of [functionUrl, oauthUrl]) {
 }
 
 const out = process.env.FIGMA_PLUGIN_OUT ?? here;
-const common = { bundle: true, minify: true, target: "es2017", logLevel: "warning", legalComments: "none" };
+const common = { bundle: true, minify: true, target: "es2017", logLevel: "warning", legalComments: "none", metafile: true };
+
+// The plugin needs no package at run time: what it shares with the function (contracts/) is paths
+// and types. A package reached by a value import (zod through a schema file) fails the build.
+function noPackages(result, name) {
+  const packages = Object.keys(result.metafile.inputs).filter((p) => p.includes("node_modules/"));
+  if (packages.length) throw new Error(`${name} bundles ${packages[0]}${packages.length > 1 ? ` and ${packages.length - 1} more` : ""}: import only types from contracts/*-requests.ts (import type)`);
+}
 await mkdir(join(out, "dist"), { recursive: true });
 
 // Figma's main-thread sandbox is an older JS engine: es2017, one classic script.
-await build({ ...common, entryPoints: [join(here, "src/code.ts")], outfile: join(out, "dist/code.js"), format: "iife" });
+noPackages(await build({ ...common, entryPoints: [join(here, "src/code.ts")], outfile: join(out, "dist/code.js"), format: "iife" }), "dist/code.js");
 
 const ui = await build({
   ...common,
@@ -30,6 +37,7 @@ const ui = await build({
   target: "es2020",
   define: { FUNCTION_URL: JSON.stringify(functionUrl), OAUTH_URL: JSON.stringify(oauthUrl) },
 });
+noPackages(ui, "dist/ui.html");
 const script = ui.outputFiles[0].text.replace(/<\/script/gi, "<\\/script");
 const html = (await readFile(join(here, "src/ui.html"), "utf8")).replace("/*UI_SCRIPT*/", () => script);
 await writeFile(join(out, "dist/ui.html"), html);

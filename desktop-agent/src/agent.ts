@@ -5,7 +5,6 @@
 // capture, upload, or report why not. It captures nothing it was not asked for.
 import { randomUUID } from "node:crypto";
 import { watchFile, unwatchFile } from "node:fs";
-import { hostname } from "node:os";
 import { initializeApp, deleteApp, type FirebaseApp } from "firebase/app";
 import { connectAuthEmulator, getAuth, signInWithCustomToken } from "firebase/auth";
 import { collection, connectFirestoreEmulator, initializeFirestore, onSnapshot, orderBy, query, terminate, where, type Firestore, type QueryDocumentSnapshot } from "firebase/firestore";
@@ -13,6 +12,7 @@ import { backoff, FotosApi, RefusedError, RevokedError, sleep } from "./api.js";
 import { loadState, saveState, statePath, type Credentials } from "./config.js";
 import { captureFullscreen, captureMonitor, captureWindow, CaptureError, hasDisplay, listMonitors, NO_DISPLAY, type Monitor } from "./screens.js";
 import { AGENT_VERSION } from "./version.js";
+import { AGENT_ROUTES, redactionParam, type AgentReport, type ClaimedCapture, type UploadedCapture, type UploadQuery } from "../../functions/src/contracts/fotos-agent.js";
 import { redactionInfo, redactScreenshot } from "../../functions/src/domains/fotos/pii/redact-screen.js";
 import { summarize } from "../../functions/src/domains/fotos/pii/summary.js";
 import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";
@@ -31,17 +31,6 @@ export interface AgentStatus {
   display: boolean;
   lastCapture?: string;
   detail: string;
-}
-
-interface Claimed {
-  requestId: string;
-  mode: "fullscreen" | "monitor" | "window";
-  monitorIndex?: number;
-  windowTitle?: string;
-  delayMs: number;
-  /** Redact PII here before the upload (take_screenshot's redact_before_upload). */
-  redact?: { region: string };
-  expiresAt: string;
 }
 
 export class Agent {
@@ -78,7 +67,7 @@ export class Agent {
     this.opts.onStatus?.(this.status);
   }
 
-  private report() {
+  private report(): AgentReport {
     return {
       sessionId: this.sessionId,
       version: AGENT_VERSION,
@@ -101,7 +90,7 @@ export class Agent {
     // Register until it works: the server may be restarting.
     for (let attempt = 0; !this.stopped; attempt++) {
       try {
-        await this.api.call("/agent/register", this.report());
+        await this.api.call(AGENT_ROUTES.register, this.report());
         break;
       } catch (err) {
         if (err instanceof RevokedError) throw err;
@@ -135,7 +124,7 @@ export class Agent {
     // Monitors change (a laptop docks): re-read them with every beat, so a capture need not.
     if (this.display) this.monitors = await listMonitors().catch(() => this.monitors);
     try {
-      await this.api.call("/agent/heartbeat", this.report());
+      await this.api.call(AGENT_ROUTES.heartbeat, this.report());
       if (!this.status.connected) this.setStatus({ connected: true, detail: "reconnected" });
     } catch (err) {
       if (err instanceof RevokedError) return void this.fatal(err);
@@ -225,9 +214,9 @@ export class Agent {
   }
 
   private async handle(requestId: string): Promise<void> {
-    let claimed: Claimed;
+    let claimed: ClaimedCapture;
     try {
-      claimed = await this.api.callRetrying<Claimed>("/agent/claim", { requestId, sessionId: this.sessionId }, { until: Date.now() + 30_000, log: this.log });
+      claimed = await this.api.callRetrying<ClaimedCapture>(AGENT_ROUTES.claim, { requestId, sessionId: this.sessionId }, { until: Date.now() + 30_000, log: this.log });
     } catch (err) {
       if (!(err instanceof RefusedError)) this.log(`could not claim ${requestId}: ${(err as Error).message}`);
       return; // claimed elsewhere, expired or cancelled: nothing to do
@@ -249,11 +238,11 @@ export class Agent {
     } catch (err) {
       const message = err instanceof CaptureError ? err.message : `The capture failed on "${this.name}": ${(err as Error).message}`;
       this.log(`capture ${requestId} failed: ${message}`);
-      await this.api.callRetrying("/agent/fail", { requestId, error: message }, { until, log: this.log }).catch((e) => this.log(`could not report the failure: ${(e as Error).message}`));
+      await this.api.callRetrying(AGENT_ROUTES.fail, { requestId, error: message }, { until, log: this.log }).catch((e) => this.log(`could not report the failure: ${(e as Error).message}`));
       return;
     }
     const captureMs = Date.now() - started - claimed.delayMs;
-    const query: Record<string, string> = { request: requestId };
+    const query: UploadQuery = { request: requestId };
     if (claimed.redact) {
       // The same OCR, detection and redaction as the function's (functions/src, bundled): the
       // unredacted image never leaves this computer. If it cannot be redacted, nothing is uploaded.
@@ -262,17 +251,17 @@ export class Agent {
         const out = await redactScreenshot((this.ocr ??= new TesseractOcr()), png, { region: claimed.redact.region });
         png = out.png;
         const { detections, recheck } = redactionInfo("device", out);
-        query.redaction = JSON.stringify({ detections, recheck });
+        query.redaction = redactionParam({ detections, recheck });
         this.log(`capture ${requestId} redacted on this computer in ${Date.now() - t} ms: ${detections.length ? summarize(detections) : "nothing found"}, re-check ${recheck}`);
       } catch (err) {
         const message = `The capture could not be redacted on "${this.name}" (${(err as Error).message}), so nothing was uploaded`;
         this.log(`capture ${requestId} failed: ${message}`);
-        await this.api.callRetrying("/agent/fail", { requestId, error: message }, { until, log: this.log }).catch((e) => this.log(`could not report the failure: ${(e as Error).message}`));
+        await this.api.callRetrying(AGENT_ROUTES.fail, { requestId, error: message }, { until, log: this.log }).catch((e) => this.log(`could not report the failure: ${(e as Error).message}`));
         return;
       }
     }
     try {
-      const res = await this.api.callRetrying<{ screenshotId: string }>("/agent/upload", undefined, { binary: png, query, until, log: this.log });
+      const res = await this.api.callRetrying<UploadedCapture>(AGENT_ROUTES.upload, undefined, { binary: png, query, until, log: this.log });
       this.log(`capture ${requestId} uploaded as ${res.screenshotId} (${png.length} bytes, captured in ${captureMs} ms)`);
       this.setStatus({ lastCapture: new Date().toISOString() });
     } catch (err) {
@@ -300,10 +289,9 @@ export class Agent {
     this.stopped = true;
     clearInterval(this.heartbeatTimer);
     unwatchFile(statePath());
-    await Promise.race([this.api.call("/agent/offline", { sessionId: this.sessionId }).catch(() => undefined), sleep(3000)]);
+    await Promise.race([this.api.call(AGENT_ROUTES.offline, { sessionId: this.sessionId }).catch(() => undefined), sleep(3000)]);
     await this.closeFirestore();
     await this.ocr?.close();
   }
 }
 
-export const defaultDeviceName = () => `Fotos agent on ${hostname()}`;

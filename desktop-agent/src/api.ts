@@ -2,7 +2,9 @@
 // (refreshed before they expire, and once more on a 401), retries with backoff on network
 // failures and 5xx, so a dropped connection or a restarting emulator delays an answer but never
 // loses it.
+import { AccessTokens, DeviceFlowError, type AccessToken } from "../../functions/src/contracts/device-flow.js";
 import type { Credentials } from "./config.js";
+import { deviceClient } from "./pairing.js";
 
 export class RevokedError extends Error {
   override readonly name = "RevokedError";
@@ -19,50 +21,34 @@ export class RefusedError extends Error {
   }
 }
 
-interface Token {
-  accessToken: string;
-  expiresAt: number;
-  firebaseCustomToken?: string;
-}
-
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** 0.5 s, 1 s, 2 s … up to `max`, with jitter. */
 export const backoff = (attempt: number, max = 15_000) => Math.min(max, 500 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
 
 export class FotosApi {
-  private token: Token | undefined;
-  private refreshing: Promise<Token> | undefined;
+  private readonly tokens: AccessTokens;
 
-  constructor(readonly creds: Credentials) {}
+  constructor(readonly creds: Credentials) {
+    this.tokens = new AccessTokens(creds.tokenEndpoint, deviceClient(creds.clientId), creds.credential);
+  }
 
-  /** A fresh access token (and Firebase custom token), from the device credential. */
-  async refresh(): Promise<Token> {
-    this.refreshing ??= (async () => {
-      try {
-        const res = await fetch(this.creds.tokenEndpoint, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-          body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: this.creds.credential, client_id: this.creds.clientId }).toString(),
-        });
-        const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-        if (body.error === "invalid_grant") throw new RevokedError("This computer's pairing was revoked or is unknown: run `fotos-agent pair` again");
-        if (!res.ok || typeof body.access_token !== "string") throw new Error(`token endpoint answered ${res.status} ${String(body.error ?? "")}`);
-        this.token = {
-          accessToken: body.access_token,
-          expiresAt: Date.now() + Number(body.expires_in ?? 900) * 1000,
-          ...(typeof body.firebase_custom_token === "string" ? { firebaseCustomToken: body.firebase_custom_token } : {}),
-        };
-        return this.token;
-      } finally {
-        this.refreshing = undefined;
-      }
-    })();
-    return this.refreshing;
+  /** A fresh access token (and a desktop agent's Firebase custom token), from the device credential. */
+  async refresh(): Promise<AccessToken> {
+    try {
+      return await this.tokens.refresh();
+    } catch (err) {
+      if (err instanceof DeviceFlowError && err.revoked) throw new RevokedError(err.message);
+      throw err;
+    }
   }
 
   private async accessToken(): Promise<string> {
-    if (!this.token || this.token.expiresAt - Date.now() < 60_000) await this.refresh();
-    return this.token!.accessToken;
+    try {
+      return await this.tokens.get();
+    } catch (err) {
+      if (err instanceof DeviceFlowError && err.revoked) throw new RevokedError(err.message);
+      throw err;
+    }
   }
 
   /** A custom token to sign in to Firestore with (fresh: it is valid for one hour). */
@@ -72,11 +58,11 @@ export class FotosApi {
     return token.firebaseCustomToken;
   }
 
-  /** One call; throws RefusedError for meant refusals, Error for anything worth retrying. */
-  async call<T = Record<string, unknown>>(path: string, body: unknown, opts: { binary?: Buffer; query?: Record<string, string> } = {}): Promise<T> {
+/** One call; throws RefusedError for meant refusals, Error for anything worth retrying. */
+  async call<T = Record<string, unknown>>(path: string, body: unknown, opts: { binary?: Buffer; query?: Readonly<Record<string, string | undefined>> } = {}): Promise<T> {
     for (let authAttempt = 0; ; authAttempt++) {
       const url = new URL(this.creds.server.replace(/\/+$/, "") + path);
-      for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
+      for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
       const res = await fetch(url, {
         method: "POST",
         headers: {
@@ -90,7 +76,7 @@ export class FotosApi {
       const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
       if (res.ok) return json as T;
       if (res.status === 401 && authAttempt === 0) {
-        this.token = undefined;
+        this.tokens.invalidate();
         continue;
       }
       const message = String(json.error ?? `HTTP ${res.status}`);
@@ -103,7 +89,7 @@ export class FotosApi {
   async callRetrying<T = Record<string, unknown>>(
     path: string,
     body: unknown,
-    opts: { binary?: Buffer; query?: Record<string, string>; until?: number; log?: (m: string) => void } = {},
+    opts: { binary?: Buffer; query?: Readonly<Record<string, string | undefined>>; until?: number; log?: (m: string) => void } = {},
   ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {

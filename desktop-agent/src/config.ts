@@ -5,13 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-
-export interface FirebaseSettings {
-  projectId: string;
-  apiKey: string;
-  authEmulatorHost?: string;
-  firestoreEmulatorHost?: string;
-}
+import type { FirebaseSettings } from "../../functions/src/contracts/oauth.js";
 
 export interface Credentials {
   /** The fotos function's URL (the MCP server the agent captures for). */

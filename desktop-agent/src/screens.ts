@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
+import type { Monitor as ReportedMonitor } from "../../functions/src/contracts/fotos-agent.js";
 
 const require = createRequire(import.meta.url);
 
@@ -28,14 +29,8 @@ interface ScreenshotDesktop {
 }
 const screenshot = require("screenshot-desktop") as ScreenshotDesktop;
 
-export interface Monitor {
-  index: number;
-  width: number;
-  height: number;
-  x: number;
-  y: number;
-  primary?: boolean;
-  name?: string;
+/** A monitor as the agent reports it (contracts/fotos-agent.ts), and how to capture it here. */
+export interface Monitor extends ReportedMonitor {
   /** screenshot-desktop's id for it, when screenshot-desktop lists it. */
   screen?: string | number;
 }

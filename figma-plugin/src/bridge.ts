@@ -3,23 +3,9 @@
 // the answers. Survives sleep and network
 // loss: any failure leads to reconnecting with backoff, resuming the same room when it still exists.
 // Only `fetch` and timers are used, so the plugin UI and the test harness run the same code.
-import type { Answer } from "./commands.js";
-import { PairingError, type TokenSource } from "./pairing.js";
-
-export interface SessionContext {
-  figmaUserId: string;
-  figmaUserName: string;
-  fileKey: string;
-  fileName: string;
-  pageId: string;
-  pageName: string;
-}
-
-export interface Command {
-  commandId: string;
-  tool: string;
-  args: unknown;
-}
+import { DeviceFlowError, type AccessTokens } from "../../functions/src/contracts/device-flow.js";
+import { DEFAULT_KEEPALIVE_SECONDS, PLUGIN_ROUTES, type CommandBatch, type CommandResult, type PluginAnswer, type PluginCommand, type SessionRegistered } from "../../functions/src/contracts/figma-plugin.js";
+import type { Heartbeat, RegisterSession, SessionContext } from "../../functions/src/contracts/figma-plugin-requests.js";
 
 export type BridgeState =
   | { status: "connecting" }
@@ -31,11 +17,11 @@ export type BridgeState =
 export interface BridgeOptions {
   /** The figma function's URL (MCP root), e.g. https://…/figma */
   functionUrl: string;
-  tokens: TokenSource;
+  tokens: AccessTokens;
   context(): SessionContext;
-  execute(command: Command): Promise<Answer>;
+  execute(command: PluginCommand): Promise<PluginAnswer>;
   onState?(state: BridgeState): void;
-  /** Keep-alive asked of the server (default 4 s; the server may lower it): polls come at least this often; missing 2 ends the session. */
+  /** Keep-alive asked of the server (the server may lower it): polls come at least this often; missing 2 ends the session. */
   keepaliveSeconds?: number;
   /** A room this window had before (kept across reloads). */
   roomId?: string;
@@ -75,7 +61,7 @@ export class Bridge {
   private registered = false;
 
   constructor(private readonly opts: BridgeOptions) {
-    this.keepalive = opts.keepaliveSeconds ?? 4;
+    this.keepalive = opts.keepaliveSeconds ?? DEFAULT_KEEPALIVE_SECONDS;
     this.roomId = opts.roomId;
   }
 
@@ -93,7 +79,7 @@ export class Bridge {
   async stop(close = true): Promise<void> {
     this.running = false;
     this.wake.abort();
-    if (close && this.roomId && this.registered) await this.post("/plugin/close", { roomId: this.roomId }).catch(() => undefined);
+    if (close && this.roomId && this.registered) await this.post(PLUGIN_ROUTES.close, { roomId: this.roomId }).catch(() => undefined);
     this.state({ status: "stopped" });
   }
 
@@ -126,7 +112,7 @@ export class Bridge {
         for (const c of commands) this.enqueue(c);
       } catch (err) {
         if (!this.running) break;
-        if (err instanceof PairingError && (err.code === "invalid_grant" || err.code === "unauthorized_client")) {
+        if (err instanceof DeviceFlowError && err.revoked) {
           this.running = false;
           this.state({ status: "revoked", reason: err.message });
           break;
@@ -150,20 +136,18 @@ export class Bridge {
     }
   }
 
-  private enqueue(c: Command): void {
+  private enqueue(c: PluginCommand): void {
     // Figma runs one thing at a time anyway; order is the order the agent sent them in.
     this.queue = this.queue.then(async () => {
       const answer = await this.opts.execute(c);
-      await this.post("/plugin/results", { roomId: this.roomId, commandId: c.commandId, ...answer }).catch(() => undefined);
+      const result: CommandResult = { roomId: this.roomId!, commandId: c.commandId, ...answer };
+      await this.post(PLUGIN_ROUTES.results, result).catch(() => undefined);
     });
   }
 
   private async register(): Promise<void> {
-    const body = (await this.post("/plugin/sessions", { ...this.opts.context(), roomId: this.roomId, keepaliveSeconds: this.keepalive })) as {
-      roomId: string;
-      keepaliveSeconds: number;
-      pollSeconds: number;
-    };
+    const session: RegisterSession = { ...this.opts.context(), ...(this.roomId ? { roomId: this.roomId } : {}), keepaliveSeconds: this.keepalive };
+    const body = (await this.post(PLUGIN_ROUTES.sessions, session)) as SessionRegistered;
     this.roomId = body.roomId;
     this.keepalive = body.keepaliveSeconds;
     this.pollSeconds = body.pollSeconds;
@@ -174,7 +158,8 @@ export class Bridge {
     if (!this.registered || !this.roomId) return;
     const { fileName, pageId, pageName } = this.opts.context();
     try {
-      await this.post("/plugin/heartbeat", { roomId: this.roomId, fileName, pageId, pageName });
+      const beat: Heartbeat = { roomId: this.roomId, fileName, pageId, pageName };
+      await this.post(PLUGIN_ROUTES.heartbeat, beat);
     } catch (err) {
       if (err instanceof HttpError && err.status === 404) this.kick();
     }
@@ -185,14 +170,14 @@ export class Bridge {
    * most one keep-alive interval, so polls come at least that often). A poll that outlives the
    * hold by far is stuck on a connection that died (sleep, network change): give up and reconnect.
    */
-  private async poll(): Promise<Command[]> {
+  private async poll(): Promise<PluginCommand[]> {
     const ctl = new AbortController();
     const kicked = () => ctl.abort();
     this.wake.signal.addEventListener("abort", kicked, { once: true });
     let stuck = false;
     const watchdog = setTimeout(() => ((stuck = true), ctl.abort()), (this.pollSeconds + 60) * 1000);
     try {
-      const body = (await this.request("GET", `/plugin/commands?room=${encodeURIComponent(this.roomId!)}`, undefined, ctl.signal)) as { commands: Command[] };
+      const body = (await this.request("GET", `${PLUGIN_ROUTES.commands}?${new URLSearchParams({ room: this.roomId! })}`, undefined, ctl.signal)) as CommandBatch;
       return body.commands ?? [];
     } catch (err) {
       if (stuck) throw new Error("the connection stopped answering");

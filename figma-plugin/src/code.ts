@@ -4,7 +4,8 @@
 // against the open file and answers. clientStorage (the device credential) is reachable only from
 // here, so the UI asks for it by message.
 import { runCommand } from "./commands.js";
-import type { SessionContext } from "./bridge.js";
+import type { PluginCommand } from "../../functions/src/contracts/figma-plugin.js";
+import type { SessionContext } from "../../functions/src/contracts/figma-plugin-requests.js";
 
 figma.showUI(__html__, { width: 320, height: 380, themeColors: true, title: "MCP Bridge" });
 
@@ -24,7 +25,7 @@ figma.on("currentpagechange", postContext);
 
 type FromUi =
   | { type: "ready" }
-  | { type: "command"; command: { commandId: string; tool: string; args: unknown } }
+  | { type: "command"; command: PluginCommand }
   | { type: "storage-get"; requestId: number; key: string }
   | { type: "storage-set"; requestId: number; key: string; value: unknown }
   | { type: "storage-delete"; requestId: number; key: string }

@@ -3,6 +3,7 @@
 // is the MCP tool's name; its args are the tool's arguments (validated by the function already,
 // checked again here where Figma would otherwise fail obscurely). Errors carry a code the function
 // maps to an MCP error and a sentence for the agent.
+import type { PluginAnswer } from "../../functions/src/contracts/figma-plugin.js";
 import { brief, detail, tree, type Described } from "./describe.js";
 import {
   autoLayoutFrame,
@@ -18,7 +19,6 @@ import {
   solid,
   textNode,
   WEIGHT_STYLES,
-  type Answer,
   type Args,
   type Handler,
 } from "./kit.js";
@@ -29,7 +29,7 @@ import { metadataCommands } from "./outline.js";
 import { styleCommands } from "./bindings.js";
 import { variableCommands } from "./variables.js";
 
-export { CommandError, type Answer } from "./kit.js";
+export { CommandError } from "./kit.js";
 
 // Only the API's types are referenced above (not its globals, which would clash with Node's in the
 // test program); Figma defines `figma`, a model of it does in tests.
@@ -336,7 +336,7 @@ export const commands: Record<string, Handler> = {
 };
 
 /** Runs one relayed command; never throws (a failure is an answer too). */
-export async function runCommand(tool: string, args: unknown): Promise<Answer> {
+export async function runCommand(tool: string, args: unknown): Promise<PluginAnswer> {
   const handler = Object.prototype.hasOwnProperty.call(commands, tool) ? commands[tool] : undefined;
   if (!handler) return { ok: false, error: { code: "unsupported", message: `This version of the MCP Bridge plugin does not know the command ${tool}: update the plugin` } };
   try {

@@ -1,6 +1,7 @@
 /// <reference path="../../node_modules/@figma/plugin-typings/plugin-api.d.ts" />
 // What every command file shares: the `figma` global, errors with a code the function maps to an
 // MCP error, node lookups that say what to do when a node is missing, paging, fonts.
+import type { PluginErrorCode } from "../../functions/src/contracts/figma-plugin.js";
 
 // Only the API's types are referenced above (not its globals, which would clash with Node's in the
 // test program); Figma defines `figma`, a model of it does in tests.
@@ -8,14 +9,12 @@ declare const figma: PluginAPI;
 
 export class CommandError extends Error {
   constructor(
-    readonly code: "not_found" | "invalid_input" | "unsupported" | "conflict" | "too_large",
+    readonly code: PluginErrorCode,
     message: string,
   ) {
     super(message);
   }
 }
-
-export type Answer = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
 
 export type Args = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 export type Handler = (args: Args) => Promise<unknown>;

@@ -1,8 +1,10 @@
 // The plugin window: pairs with the user's account (device code), then runs the relay (bridge.ts)
 // and shows its state and the room id. Commands go to the main thread (code.ts) and back.
-import type { Answer } from "./commands.js";
-import { Bridge, type BridgeState, type Command, type SessionContext } from "./bridge.js";
-import { discover, finishPairing, PairingError, startPairing, TokenSource, type Credential, type Endpoints } from "./pairing.js";
+import { AccessTokens, awaitConfirmation, discoverEndpoints, requestDeviceCode, type AccessToken, type Endpoints } from "../../functions/src/contracts/device-flow.js";
+import type { PluginAnswer, PluginCommand } from "../../functions/src/contracts/figma-plugin.js";
+import type { SessionContext } from "../../functions/src/contracts/figma-plugin-requests.js";
+import { Bridge, type BridgeState } from "./bridge.js";
+import { PLUGIN_CLIENT, type Credential } from "./pairing.js";
 
 declare const FUNCTION_URL: string; // set by build.mjs
 declare const OAUTH_URL: string;
@@ -23,7 +25,7 @@ const status = (text: string, kind: "ok" | "wait" | "error") => {
 let context: SessionContext | undefined;
 let contextReady: (c: SessionContext) => void;
 const firstContext = new Promise<SessionContext>((r) => (contextReady = r));
-const answers = new Map<string, (a: Answer) => void>();
+const answers = new Map<string, (a: PluginAnswer) => void>();
 const storageReplies = new Map<number, (v: unknown) => void>();
 let nextRequest = 1;
 
@@ -54,8 +56,8 @@ function storage(type: "storage-get" | "storage-set" | "storage-delete", key: st
   });
 }
 
-const execute = (command: Command) =>
-  new Promise<Answer>((resolve) => {
+const execute = (command: PluginCommand) =>
+  new Promise<PluginAnswer>((resolve) => {
     answers.set(command.commandId, resolve);
     toCode({ type: "command", command });
   });
@@ -65,13 +67,13 @@ let bridge: Bridge | undefined;
 let endpoints: Endpoints | undefined;
 let pairing: AbortController | undefined;
 
-async function connect(credential: Credential, initial?: { accessToken: string; expiresAt: number }): Promise<void> {
+async function connect(credential: Credential, initial?: AccessToken): Promise<void> {
   const ctx = await firstContext;
   show("view-connected");
   const savedRoom = (await storage("storage-get", roomKey(ctx.fileKey, ctx.fileName))) as string | null;
   bridge = new Bridge({
     functionUrl: FUNCTION_URL,
-    tokens: new TokenSource(endpoints!, credential, initial),
+    tokens: new AccessTokens(endpoints!.token, PLUGIN_CLIENT, credential.refreshToken, initial),
     context: () => context!,
     execute,
     roomId: savedRoom ?? undefined,
@@ -101,19 +103,19 @@ async function pair(): Promise<void> {
   pairing = new AbortController();
   try {
     const ctx = await firstContext;
-    const code = await startPairing(endpoints!, `Figma — ${ctx.figmaUserName || "plugin"}`);
+    const code = await requestDeviceCode(endpoints!, PLUGIN_CLIENT, `Figma — ${ctx.figmaUserName || "plugin"}`);
     $("user-code").textContent = code.userCode;
     const link = $("verify-link") as HTMLAnchorElement;
     link.href = code.verificationUriComplete;
     link.textContent = code.verificationUri;
     show("view-code");
-    const paired = await finishPairing(endpoints!, code, { signal: pairing.signal });
+    const paired = await awaitConfirmation(endpoints!, PLUGIN_CLIENT, code, { signal: pairing.signal });
     const credential: Credential = { deviceId: paired.deviceId, refreshToken: paired.refreshToken };
     await storage("storage-set", CREDENTIAL_KEY, credential);
     await connect(credential, paired);
   } catch (err) {
     show("view-pair");
-    $("pair-error").textContent = err instanceof PairingError || err instanceof Error ? err.message : String(err);
+    $("pair-error").textContent = err instanceof Error ? err.message : String(err);
   }
 }
 
@@ -141,7 +143,7 @@ async function main(): Promise<void> {
   // The window is closing: end the session now rather than after missed heartbeats.
   window.addEventListener("pagehide", () => void bridge?.stop());
 
-  endpoints = await discover(FUNCTION_URL, OAUTH_URL);
+  endpoints = await discoverEndpoints(FUNCTION_URL, { fallbackIssuer: OAUTH_URL });
   const saved = (await storage("storage-get", CREDENTIAL_KEY)) as Credential | null;
   if (saved?.refreshToken) await connect(saved);
   else show("view-pair");

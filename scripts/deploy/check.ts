@@ -4,7 +4,7 @@
 //   manifest  the SDK's discovery + the CLI's own validation; region, memory, CPU, timeout,
 //             concurrency, instances, secrets and params per function; explicit limits
 //   imports   every package the code imports is in functions/package.json; the floors hold
-//             (core/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts: a file imports only
+//             (core/ < contracts/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts: a file imports only
 //             its own floor or below, nothing imports in a circle); no domain imports another;
 //             shared code knows no domain
 //   secrets   every secret a function's code reads is declared (defineSecret), bound to that

@@ -144,11 +144,13 @@ export function importProblems(graph: Graph, pkg: { dependencies?: Record<string
 
 /**
  * The floors of the shared code, lowest first. A file imports only from its own floor or below;
- * `core/` (errors, env, log) imports nothing of ours and everything may import it. Folders on one
+ * `core/` (errors, env, log) imports nothing of ours and everything may import it; `contracts/` is
+ * what the functions, the desktop agent and the Figma plugin agree on (the two bundle it), so it
+ * imports only `core/`. Folders on one
  * floor may import each other (mcp/ and http/ share the request's types), but no file is part of
  * an import circle.
  */
-export const FLOORS: readonly (readonly string[])[] = [["core"], ["platform", "auth"], ["mcp", "http"], ["domains"], ["index.ts"]];
+export const FLOORS: readonly (readonly string[])[] = [["core"], ["contracts"], ["platform", "auth"], ["mcp", "http"], ["domains"], ["index.ts"]];
 const FLOOR_ORDER = FLOORS.map((f) => f.map((a) => (a.endsWith(".ts") ? a : `${a}/`)).join(", ")).join(" < ");
 export const FLOOR_RULE = `floors: ${FLOOR_ORDER}; a file imports only its own floor or below, and nothing imports in a circle`;
 

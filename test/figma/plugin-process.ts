@@ -9,7 +9,8 @@
 // Reports {type: "state", state} and {type: "command", tool} to the parent; answers {type: "dump"}.
 import { Bridge } from "../../figma-plugin/src/bridge.js";
 import { runCommand } from "../../figma-plugin/src/commands.js";
-import { TokenSource } from "../../figma-plugin/src/pairing.js";
+import { PLUGIN_CLIENT } from "../../figma-plugin/src/pairing.js";
+import { AccessTokens } from "../../functions/src/contracts/device-flow.js";
 import { createFakeFigma, snapshot } from "./fake-figma.js";
 import { addDesignPage, addLargePage } from "./fixtures.js";
 
@@ -35,7 +36,7 @@ if (openPage) (api as { currentPage: unknown }).currentPage = openPage;
 
 const credential = JSON.parse(env("PLUGIN_CREDENTIAL")) as { deviceId: string; refreshToken: string };
 const first = process.env.PLUGIN_ACCESS_TOKEN;
-const tokens = new TokenSource({ deviceAuthorization: "", token: env("OAUTH_TOKEN_URL") }, credential, first ? { accessToken: first, expiresAt: Date.now() + 10 * 60_000 } : undefined);
+const tokens = new AccessTokens(env("OAUTH_TOKEN_URL"), PLUGIN_CLIENT, credential.refreshToken, first ? { accessToken: first, expiresAt: Date.now() + 10 * 60_000 } : undefined);
 const dieOn = process.env.DIE_ON_TOOL;
 const hangOn = process.env.HANG_ON_TOOL;
 const send = (msg: unknown) => process.send?.(msg);

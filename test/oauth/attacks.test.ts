@@ -169,6 +169,11 @@ describe("3. device codes cannot be guessed", () => {
     expect(html).toContain("Pair a Figma plugin?");
     expect(html).toContain("named <b>&ldquo;Studio Mac&rdquo;</b>");
     expect(html).toContain("Confirm only a code you started yourself");
+    // Every kind of device is named in words, also `fotos-agent mcp`'s grant.
+    const mcp = await startDeviceAuthorization("fotos-mcp", "Laptop");
+    const mcpPage = await (await fetch(oauthUrl(`/device?user_code=${mcp.user_code}`), { headers: { cookie } })).text();
+    expect(mcpPage).toContain("Pair a connection for AI apps?");
+    expect(mcpPage).toContain("A <b>Fotos for AI apps on this computer</b> named <b>&ldquo;Laptop&rdquo;</b>");
   });
 });
 

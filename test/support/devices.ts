@@ -2,6 +2,7 @@
 // (RFC 8628), the person signs in on the /device page and confirms, the device polls /token.
 // Everything goes through the real `oauth` function and the Auth emulator; nothing is minted here.
 import { DEVICE_CLIENTS, type DeviceClientId, type DeviceKind } from "../../functions/src/core/catalog.js";
+import { DEVICE_CODE_GRANT, OAUTH_PATHS, type FirebaseSettings } from "../../functions/src/contracts/oauth.js";
 import { emailFor, functionUrl, TEST_PASSWORD, type TestUser } from "./emulators.js";
 
 export type { DeviceKind } from "../../functions/src/core/catalog.js";
@@ -13,7 +14,7 @@ export interface PairedDevice {
   credential: string;
   accessToken: string;
   firebaseCustomToken?: string;
-  firebase?: { projectId: string; apiKey: string; authEmulatorHost?: string; firestoreEmulatorHost?: string };
+  firebase?: FirebaseSettings;
 }
 
 export const oauthUrl = (path = ""): string => functionUrl("oauth", path);
@@ -56,18 +57,18 @@ export async function confirmUserCode(user: TestUser, userCode: string, decision
   const page = await fetch(oauthUrl(`/device?user_code=${encodeURIComponent(userCode)}`), { headers: { cookie, ...headers } });
   const html = await page.text();
   if (!html.includes(userCode)) throw new Error(`the device page does not show ${userCode}: ${html.slice(0, 300)}`);
-  const res = await fetch(oauthUrl("/device"), { ...form({ user_code: userCode, csrf: csrfOf(html), decision }), headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...headers } });
+  const res = await fetch(oauthUrl(OAUTH_PATHS.device), { ...form({ user_code: userCode, csrf: csrfOf(html), decision }), headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...headers } });
   if (res.status !== 200) throw new Error(`confirming the code failed: HTTP ${res.status}`);
 }
 
 export async function startDeviceAuthorization(kind: DeviceKind, name: string): Promise<{ device_code: string; user_code: string; interval: number; verification_uri_complete: string }> {
-  const res = await fetch(oauthUrl("/device_authorization"), form({ client_id: CLIENT_ID[kind], device_name: name }));
+  const res = await fetch(oauthUrl(OAUTH_PATHS.deviceAuthorization), form({ client_id: CLIENT_ID[kind], device_name: name }));
   if (res.status !== 200) throw new Error(`device_authorization failed: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as never;
 }
 
 export async function pollDeviceToken(kind: DeviceKind, deviceCode: string): Promise<Response> {
-  return fetch(oauthUrl("/token"), form({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: deviceCode, client_id: CLIENT_ID[kind] }));
+  return fetch(oauthUrl(OAUTH_PATHS.token), form({ grant_type: DEVICE_CODE_GRANT, device_code: deviceCode, client_id: CLIENT_ID[kind] }));
 }
 
 /** Drives the whole flow and returns the device's credentials. */
@@ -81,7 +82,7 @@ export async function pairDevice(user: TestUser, kind: DeviceKind, name = `test 
     deviceId: body.device_id as string,
     credential: body.refresh_token as string,
     accessToken: body.access_token as string,
-    ...(body.firebase_custom_token ? { firebaseCustomToken: body.firebase_custom_token as string, firebase: body.firebase as PairedDevice["firebase"] } : {}),
+    ...(body.firebase_custom_token ? { firebaseCustomToken: body.firebase_custom_token as string, firebase: body.firebase as FirebaseSettings } : {}),
   };
 }
 
@@ -99,5 +100,5 @@ export async function deviceIdToken(device: PairedDevice): Promise<string> {
 
 /** Exchanges a device credential for a fresh access token. */
 export async function refreshDevice(kind: DeviceKind, credential: string): Promise<Response> {
-  return fetch(oauthUrl("/token"), form({ grant_type: "refresh_token", refresh_token: credential, client_id: CLIENT_ID[kind] }));
+  return fetch(oauthUrl(OAUTH_PATHS.token), form({ grant_type: "refresh_token", refresh_token: credential, client_id: CLIENT_ID[kind] }));
 }

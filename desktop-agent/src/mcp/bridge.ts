@@ -12,13 +12,12 @@ import { ToolError, unauthenticated, unavailable } from "../../../functions/src/
 import type { FotosBackend } from "../../../functions/src/domains/fotos/backend.js";
 import { fotosServer } from "../../../functions/src/domains/fotos/definition.js";
 import { captureRedaction, settingsFrom, type Settings } from "../../../functions/src/domains/fotos/settings.js";
-import { LOCAL_CAPTURE_PATH, type CaptureArgs, type ScreenshotMeta } from "../../../functions/src/domains/fotos/screenshots.js";
+import type { CaptureArgs, ScreenshotMeta } from "../../../functions/src/domains/fotos/screenshots.js";
+import { LOCAL_CAPTURE_PATH, redactionParam, type LocalCaptureQuery } from "../../../functions/src/contracts/fotos-agent.js";
 import { FotosApi, RefusedError, RevokedError } from "../api.js";
 import type { Credentials } from "../config.js";
 import { AGENT_VERSION } from "../version.js";
 import { captureHereRedacted, thisComputer } from "./local-backend.js";
-
-/** The path of the function's route for captures taken here (functions/src/domains/fotos/routes/local-capture.ts). */
 
 export class Bridge {
   private readonly api: FotosApi;
@@ -97,8 +96,8 @@ export class Bridge {
   async captureAndUpload(args: CaptureArgs, signal: AbortSignal): Promise<{ meta: ScreenshotMeta; png: Buffer }> {
     const mode = args.mode ?? "fullscreen";
     const { png, redaction } = await captureHereRedacted(args, signal);
-    const query: Record<string, string> = { mode };
-    if (redaction) query.redaction = JSON.stringify({ detections: redaction.detections, recheck: redaction.recheck });
+    const query: LocalCaptureQuery = { mode };
+    if (redaction) query.redaction = redactionParam(redaction);
     if (mode === "monitor") query.monitor_index = String(args.monitor_index ?? 0);
     if (mode === "window" && args.window_title) query.window_title = args.window_title.trim();
     try {

@@ -3,18 +3,17 @@
 // protected-resource metadata (served by every protected function), built with the SDK's helper.
 import { buildOAuthProtectedResourceMetadata, type OAuthMetadata, type OAuthProtectedResourceMetadata } from "@modelcontextprotocol/server";
 import { isEmulator } from "./urls.js";
-
-export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+import { DEVICE_CODE_GRANT, OAUTH_PATHS } from "../contracts/oauth.js";
 
 export function authorizationServerMetadata(issuer: string, scopes: string[]): OAuthMetadata & Record<string, unknown> {
   return {
     issuer,
-    authorization_endpoint: `${issuer}/authorize`,
-    token_endpoint: `${issuer}/token`,
-    registration_endpoint: `${issuer}/register`,
-    revocation_endpoint: `${issuer}/revoke`,
-    jwks_uri: `${issuer}/jwks`,
-    device_authorization_endpoint: `${issuer}/device_authorization`,
+    authorization_endpoint: issuer + OAUTH_PATHS.authorize,
+    token_endpoint: issuer + OAUTH_PATHS.token,
+    registration_endpoint: issuer + OAUTH_PATHS.register,
+    revocation_endpoint: issuer + OAUTH_PATHS.revoke,
+    jwks_uri: issuer + OAUTH_PATHS.jwks,
+    device_authorization_endpoint: issuer + OAUTH_PATHS.deviceAuthorization,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
     grant_types_supported: ["authorization_code", "refresh_token", DEVICE_CODE_GRANT],

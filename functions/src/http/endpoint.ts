@@ -22,6 +22,7 @@ import { refuseInvalidParams } from "./initialize.js";
 import type { HttpReply } from "./route.js";
 import { servesMcp, type Served } from "./service.js";
 import { isHealthCheck, openScope, requestPath, type RequestContext, type RequestScope } from "./scope.js";
+import { WELL_KNOWN } from "../contracts/oauth.js";
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
@@ -198,7 +199,7 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
   await serveMcp(req, res, mcp, maxBody, scope, body);
 }
 
-const PRM_PATH = "/.well-known/oauth-protected-resource";
+const PRM_PATH = WELL_KNOWN.protectedResource;
 
 function resourceMetadata(domain: DomainDefinition, self: string, req: Request): unknown {
   return protectedResourceMetadata(self, issuerUrl(req.headers), domain.title, Object.keys(domain.scopes ?? {}));

@@ -4,13 +4,11 @@
 // without an answer, the command is deleted: nothing is left for a plugin to run later.
 import type { RequestContext } from "../../mcp/define.js";
 import { ToolError, timedOut, unavailable, type ErrorKind } from "../../core/errors.js";
+import type { PluginAnswer, PluginErrorCode } from "../../contracts/figma-plugin.js";
 import { COMMAND_TIMEOUT_MS, PROGRESS_EVERY_MS } from "./config.js";
 import { commandsOf, fileCommand, newId, sessionRef, staleAfterMs, toSession, type Session } from "./store.js";
 
-/** What the plugin posts for a command: a result, or an error it can phrase for the agent. */
-export type PluginAnswer = { ok: true; result: unknown } | { ok: false; error: { code?: string; message: string } };
-
-const PLUGIN_ERROR_KINDS: Record<string, ErrorKind> = {
+const PLUGIN_ERROR_KINDS: Record<PluginErrorCode, ErrorKind> = {
   not_found: "not_found",
   invalid_input: "invalid_input",
   conflict: "conflict",
@@ -93,7 +91,7 @@ export async function runCommand(ctx: RequestContext, session: Session, tool: st
       ctx.signal.addEventListener("abort", () => fail(new ToolError("unavailable", "The request was cancelled")), { once: true });
     });
     if (answer.ok) return answer.result;
-    const kind = PLUGIN_ERROR_KINDS[answer.error.code ?? ""] ?? "invalid_input";
+    const kind = (PLUGIN_ERROR_KINDS as Record<string, ErrorKind | undefined>)[answer.error.code ?? ""] ?? "invalid_input";
     throw new ToolError(kind, String(answer.error.message).slice(0, 500));
   } finally {
     await filed.catch(() => undefined);

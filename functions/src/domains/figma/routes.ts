@@ -1,24 +1,14 @@
-// What the plugin calls (from Figma's iframe: `Origin: null`, a figma-plugin device token):
-//   POST /plugin/sessions   register (or resume) a session → {roomId, keepaliveSeconds, pollSeconds}
-//   GET  /plugin/commands?room=…  long-poll, also the heartbeat: held until a command arrives or
-//                           for pollSeconds (≤ keep-alive, ≤ ~25 s) → {commands}
-//   POST /plugin/heartbeat  {roomId, page?} the page or file name changed (also keeps it offered)
-//   POST /plugin/results    {roomId, commandId, ok, result | error}
-//   POST /plugin/close      {roomId} the window is closing: the session goes away now
+// What the plugin calls (from Figma's iframe: `Origin: null`, a figma-plugin device token). Paths,
+// bodies and answers are the contract the plugin is built against (contracts/figma-plugin.ts). The
+// poll is also the heartbeat: it is held until a command arrives or for pollSeconds (≤ keep-alive).
 // A room that is not this device's reads like an unknown one (404), whoever asks.
-import { z } from "zod";
 import { device, type RequestContext } from "../../mcp/define.js";
 import { route, type HttpRoute } from "../../http/route.js";
 import { notFound, unauthenticated } from "../../core/errors.js";
-import {
-  DEFAULT_KEEPALIVE_SECONDS,
-  MAX_DECLARED_KEEPALIVE_SECONDS,
-  MAX_KEEPALIVE_SECONDS,
-  MAX_RESULT_BODY_BYTES,
-  MAX_STORED_RESULT_CHARS,
-  MIN_KEEPALIVE_SECONDS,
-  POLL_HOLD_MS,
-} from "./config.js";
+import { MAX_RESULT_BODY_BYTES, PLUGIN_ROUTES, type CommandBatch, type PluginAnswer, type SessionRegistered } from "../../contracts/figma-plugin.js";
+import { closeSchema, commandsQuerySchema, heartbeatSchema, registerSessionSchema, resultSchema } from "../../contracts/figma-plugin-requests.js";
+import { parseInput } from "../../mcp/validation.js";
+import { MAX_STORED_RESULT_CHARS, POLL_HOLD_MS } from "./config.js";
 import { fitExportForModel } from "./image.js";
 import { claimPending, commandsOf, deleteSession, deviceRoom, isNotFound, newId, registerSession, storeResult, touchSession } from "./store.js";
 
@@ -26,38 +16,6 @@ const plugin = device("figma-plugin"); // accepts Figma's `Origin: null` iframe
 
 /** A poll is held at most one keep-alive interval: the next poll is the session's next heartbeat. */
 const holdMs = (s: { keepaliveSeconds: number }) => Math.min(POLL_HOLD_MS, s.keepaliveSeconds * 1000);
-
-const text = (max: number) => z.string().trim().max(max);
-const registerInput = z.object({
-  roomId: z.string().max(64).optional().describe("The room this window had before (resumed when it is still this device's)"),
-  figmaUserId: text(64).min(1),
-  figmaUserName: text(200).default(""),
-  fileKey: text(128).default(""),
-  fileName: text(300).min(1),
-  pageId: text(64).default(""),
-  pageName: text(300).default(""),
-  keepaliveSeconds: z
-    .number()
-    .int()
-    .min(MIN_KEEPALIVE_SECONDS)
-    .max(MAX_DECLARED_KEEPALIVE_SECONDS)
-    .default(DEFAULT_KEEPALIVE_SECONDS)
-    .transform((s) => Math.min(s, MAX_KEEPALIVE_SECONDS)),
-});
-const heartbeatInput = z.object({
-  roomId: z.string().max(64),
-  fileName: text(300).min(1).optional(),
-  pageId: text(64).optional(),
-  pageName: text(300).optional(),
-});
-const resultInput = z.object({
-  roomId: z.string().max(64),
-  commandId: z.string().max(64),
-  ok: z.boolean(),
-  result: z.unknown().optional(),
-  error: z.object({ code: z.string().max(40).optional(), message: z.string().max(2000) }).optional(),
-});
-const closeInput = z.object({ roomId: z.string().max(64) });
 
 function deviceOf(ctx: RequestContext): { uid: string; deviceId: string } {
   const caller = ctx.caller;
@@ -86,24 +44,24 @@ async function touch(roomId: string, fields: Parameters<typeof touchSession>[1])
 
 const registerRoute = route({
   method: "POST",
-  path: "/plugin/sessions",
+  path: PLUGIN_ROUTES.sessions,
   description: "Figma plugin (device token): register or resume the open file's session",
   access: plugin,
-  input: registerInput,
+  input: registerSessionSchema,
   async handle(req, ctx) {
     const { uid, deviceId } = deviceOf(ctx);
     const { roomId, ...fields } = req.input;
     const session = await registerSession(uid, deviceId, fields, roomId);
-    return { status: 200, body: { roomId: session.roomId, keepaliveSeconds: session.keepaliveSeconds, pollSeconds: holdMs(session) / 1000 } };
+    return { status: 200, body: { roomId: session.roomId, keepaliveSeconds: session.keepaliveSeconds, pollSeconds: holdMs(session) / 1000 } satisfies SessionRegistered };
   },
 });
 
 const heartbeatRoute = route({
   method: "POST",
-  path: "/plugin/heartbeat",
+  path: PLUGIN_ROUTES.heartbeat,
   description: "Figma plugin: the page or file name changed",
   access: plugin,
-  input: heartbeatInput,
+  input: heartbeatSchema,
   async handle(req, ctx) {
     const { roomId, ...page } = req.input;
     await ownRoom(ctx, roomId);
@@ -114,12 +72,12 @@ const heartbeatRoute = route({
 
 const commandsRoute = route({
   method: "GET",
-  path: "/plugin/commands",
+  path: PLUGIN_ROUTES.commands,
   description: "Figma plugin: long-poll for the room's commands (also its heartbeat)",
   access: plugin,
   body: { type: "none" },
   async handle(req, ctx) {
-    const roomId = String(req.query.room ?? "");
+    const { room: roomId } = parseInput(commandsQuerySchema, req.query);
     const room = await ownRoom(ctx, roomId);
     const pollId = newId();
     await touch(roomId, { pollId }); // the heartbeat; and this poll supersedes any older one of the room
@@ -129,7 +87,7 @@ const commandsRoute = route({
 });
 
 /** Holds the poll until the room has pending commands, the hold ends, or the plugin goes away. */
-async function waitForCommands(roomId: string, pollId: string, hold: number, signal: AbortSignal): Promise<{ commands: unknown[]; superseded?: true }> {
+async function waitForCommands(roomId: string, pollId: string, hold: number, signal: AbortSignal): Promise<CommandBatch> {
   const deadline = Date.now() + hold;
   while (!signal.aborted && Date.now() < deadline) {
     const arrived = await new Promise<boolean>((resolve) => {
@@ -165,15 +123,15 @@ async function waitForCommands(roomId: string, pollId: string, hold: number, sig
 
 const resultsRoute = route({
   method: "POST",
-  path: "/plugin/results",
+  path: PLUGIN_ROUTES.results,
   description: "Figma plugin: a command's result (exported images are downscaled here)",
   access: plugin,
   body: { type: "json", maxBytes: MAX_RESULT_BODY_BYTES },
-  input: resultInput,
+  input: resultSchema,
   async handle(req, ctx) {
     const input = req.input;
     await ownRoom(ctx, input.roomId);
-    const answer = input.ok
+    const answer: PluginAnswer = input.ok
       ? { ok: true, result: await fitExportForModel(input.result) }
       : { ok: false, error: input.error ?? { message: "The plugin could not run this command" } };
     let json = JSON.stringify(answer);
@@ -191,10 +149,10 @@ const resultsRoute = route({
 
 const closeRoute = route({
   method: "POST",
-  path: "/plugin/close",
+  path: PLUGIN_ROUTES.close,
   description: "Figma plugin: the window closed; the session ends",
   access: plugin,
-  input: closeInput,
+  input: closeSchema,
   async handle(req, ctx) {
     const { roomId } = req.input;
     await ownRoom(ctx, roomId);

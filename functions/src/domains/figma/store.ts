@@ -4,7 +4,8 @@
 import { randomBytes } from "node:crypto";
 import { FieldValue, Timestamp, type DocumentReference, type Firestore } from "firebase-admin/firestore";
 import { firestore } from "../../platform/firebase.js";
-import { DEFAULT_KEEPALIVE_SECONDS, HEARTBEAT_GRACE_MS, MAX_KEEPALIVE_SECONDS, MISSED_HEARTBEATS } from "./config.js";
+import { DEFAULT_KEEPALIVE_SECONDS, MAX_KEEPALIVE_SECONDS } from "../../contracts/figma-plugin.js";
+import { HEARTBEAT_GRACE_MS, MISSED_HEARTBEATS } from "./config.js";
 
 export const SESSIONS = "figma_sessions";
 export const COMMANDS = "figma_commands";

@@ -5,8 +5,9 @@ import { envNumber } from "../../core/env.js";
 import { invalidInput, ToolError, unavailable } from "../../core/errors.js";
 import type { RedactionInfo } from "./pii/types.js";
 
-export const CAPTURE_MODES = ["fullscreen", "monitor", "window"] as const;
-export type CaptureMode = (typeof CAPTURE_MODES)[number];
+import { CAPTURE_MODES, type CaptureMode } from "../../contracts/fotos-agent.js";
+
+export { CAPTURE_MODES, type CaptureMode } from "../../contracts/fotos-agent.js";
 export const SCREENSHOT_MODES = [...CAPTURE_MODES, "upload", "annotated", "redacted"] as const;
 export type ScreenshotMode = (typeof SCREENSHOT_MODES)[number];
 
@@ -114,6 +115,3 @@ export function captureError(text: string): ToolError {
 
 
 export { quoted } from "../../core/device-name.js";
-
-/** Where `fotos-agent mcp` (bridged) stores a capture it took on the computer (routes/local-capture.ts). */
-export const LOCAL_CAPTURE_PATH = "/captures";

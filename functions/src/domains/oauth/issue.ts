@@ -10,6 +10,7 @@ import { functionUrl, issuerUrl, projectId } from "../../auth/urls.js";
 import type { HttpRequest } from "../../http/route.js";
 import { adminApp } from "../../platform/firebase.js";
 import { col, expiresIn, secret, sha256 } from "./store.js";
+import type { FirebaseSignIn } from "../../contracts/oauth.js";
 
 export const REFRESH_TOKEN_DAYS = 30;
 
@@ -94,7 +95,7 @@ function webApiKey(): string {
 export const resourceUrl = (req: HttpRequest, name: string): string => functionUrl(name, req.headers);
 
 /** What a desktop agent needs to sign in to Firestore as itself: no keys, only public config. */
-export async function firebaseSignInFor(g: GrantRef): Promise<Record<string, unknown>> {
+export async function firebaseSignInFor(g: GrantRef): Promise<FirebaseSignIn> {
   const customToken = await getAuth(adminApp()).createCustomToken(`device_${g.device!.id}`, { owner: g.uid, device: g.device!.id, kind: g.device!.kind });
   return {
     firebase_custom_token: customToken,

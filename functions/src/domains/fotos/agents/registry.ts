@@ -7,20 +7,10 @@ import { randomUUID } from "node:crypto";
 import { Timestamp, type DocumentSnapshot, type Transaction } from "firebase-admin/firestore";
 import { envNumber } from "../../../core/env.js";
 import { firestore } from "../../../platform/firebase.js";
-import type { CaptureMode } from "../store.js";
+import type { AgentReport, CaptureMode, Monitor } from "../../../contracts/fotos-agent.js";
 
 export const AGENTS = "fotosAgents";
 export const REQUESTS = "fotosCaptureRequests";
-
-export interface Monitor {
-  index: number;
-  width: number;
-  height: number;
-  x: number;
-  y: number;
-  primary?: boolean;
-  name?: string;
-}
 
 export interface Agent {
   deviceId: string;
@@ -113,16 +103,6 @@ export function toRequest(snap: DocumentSnapshot): CaptureRequest {
 export async function agentsOf(uid: string): Promise<Agent[]> {
   const snap = await agents().where("owner", "==", uid).get();
   return snap.docs.map(toAgent);
-}
-
-export interface AgentReport {
-  version: string;
-  platform: string;
-  display: boolean;
-  monitors: Monitor[];
-  paused: boolean;
-  heartbeatMs: number;
-  sessionId: string;
 }
 
 /** Writes an agent's heartbeat (and, when it starts, its new session). */

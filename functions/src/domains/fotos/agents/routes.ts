@@ -1,45 +1,30 @@
 // The desktop agent's routes beside MCP on the fotos function; only a paired desktop agent's device
 // token gets in, and each route touches only that device's own requests.
-//   POST /agent/register   {sessionId, version, platform, display, monitors, paused, heartbeatMs}  (at start)
-//   POST /agent/heartbeat  same body, every heartbeatMs
-//   POST /agent/offline    {sessionId}                         (clean shutdown)
-//   POST /agent/claim      {requestId, sessionId} → the capture parameters, once per request
-//   POST /agent/upload?request=<id>   raw PNG body (≤ 25 MB) → {screenshotId}
-//   POST /agent/fail       {requestId, error}                  the error text the tool returns
+// Paths, bodies and answers are the contract the agent is built against (contracts/fotos-agent.ts).
 import { Timestamp } from "firebase-admin/firestore";
-import { z } from "zod";
 import { device, type RequestContext } from "../../../mcp/define.js";
 import { route, type HttpRoute } from "../../../http/route.js";
 import { conflict, forbidden, ToolError, unauthenticated } from "../../../core/errors.js";
 import { parseInput } from "../../../mcp/validation.js";
+import {
+  AGENT_ROUTES,
+  agentReportSchema,
+  claimSchema,
+  failSchema,
+  offlineSchema,
+  uploadQuerySchema,
+  type AgentRegistered,
+  type ClaimedCapture,
+  type UploadedCapture,
+} from "../../../contracts/fotos-agent.js";
 import { deviceRedaction } from "../schema.js";
 import { firestore } from "../../../platform/firebase.js";
 import { quoted } from "../screenshots.js";
 import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
-import { failIfOpen, markActive, recordHeartbeat, recordOffline, requests, toRequest, type AgentReport } from "./registry.js";
+import { failIfOpen, markActive, recordHeartbeat, recordOffline, requests, toRequest } from "./registry.js";
 
 const AGENT = device("desktop-agent");
 
-const monitor = z.object({
-  index: z.number().int().min(0).max(63),
-  width: z.number().int().min(1).max(100_000),
-  height: z.number().int().min(1).max(100_000),
-  x: z.number().int().min(-100_000).max(100_000),
-  y: z.number().int().min(-100_000).max(100_000),
-  primary: z.boolean().optional(),
-  name: z.string().max(100).optional(),
-});
-const sessionId = z.string().regex(/^[A-Za-z0-9-]{8,64}$/);
-const report = z.object({
-  sessionId,
-  version: z.string().max(40),
-  platform: z.string().max(40),
-  display: z.boolean(),
-  monitors: z.array(monitor).max(16),
-  paused: z.boolean().default(false),
-  heartbeatMs: z.number().int().min(250).max(300_000).default(10_000),
-});
-const requestId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/);
 
 function agentOf(ctx: RequestContext): { id: string; name: string; owner: string } {
   const caller = ctx.caller;
@@ -61,13 +46,13 @@ const ok = (body: unknown = { ok: true }) => ({ status: 200, body });
 export const agentRoutes: HttpRoute[] = [
   route({
     method: "POST",
-    path: "/agent/register",
+    path: AGENT_ROUTES.register,
     description: "Desktop agent (device token): comes online with its display, monitors and version",
     access: AGENT,
-    input: report,
+    input: agentReportSchema,
     async handle(req, ctx) {
       const agent = agentOf(ctx);
-      const r = req.input as AgentReport;
+      const r = req.input;
       await recordHeartbeat(agent, agent.owner, r, true);
       // Requests an earlier run of this agent claimed can never be answered now: end them so the
       // waiting tool says so at once (pending ones are still picked up by this run).
@@ -77,27 +62,27 @@ export const agentRoutes: HttpRoute[] = [
           .filter((d) => d.get("claimedBy") !== r.sessionId)
           .map((d) => failIfOpen(d.id, `The Fotos agent on ${quoted(agent.name)} restarted during the capture, so no screenshot was taken. Try again`)),
       );
-      return ok({ ok: true, deviceId: agent.id, owner: agent.owner, name: agent.name });
+      return ok({ ok: true, deviceId: agent.id, owner: agent.owner, name: agent.name } satisfies AgentRegistered);
     },
   }),
   route({
     method: "POST",
-    path: "/agent/heartbeat",
+    path: AGENT_ROUTES.heartbeat,
     description: "Desktop agent: still online (every 10 s)",
     access: AGENT,
-    input: report,
+    input: agentReportSchema,
     async handle(req, ctx) {
       const agent = agentOf(ctx);
-      await recordHeartbeat(agent, agent.owner, req.input as AgentReport, false);
+      await recordHeartbeat(agent, agent.owner, req.input, false);
       return ok();
     },
   }),
   route({
     method: "POST",
-    path: "/agent/offline",
+    path: AGENT_ROUTES.offline,
     description: "Desktop agent: going offline (clean stop)",
     access: AGENT,
-    input: z.object({ sessionId }),
+    input: offlineSchema,
     async handle(req, ctx) {
       const agent = agentOf(ctx);
       const { sessionId: session } = req.input;
@@ -107,10 +92,10 @@ export const agentRoutes: HttpRoute[] = [
   }),
   route({
     method: "POST",
-    path: "/agent/claim",
+    path: AGENT_ROUTES.claim,
     description: "Desktop agent: takes on one capture request addressed to it, once",
     access: AGENT,
-    input: z.object({ requestId, sessionId }),
+    input: claimSchema,
     async handle(req, ctx) {
       const agent = agentOf(ctx);
       const body = req.input;
@@ -137,25 +122,25 @@ export const agentRoutes: HttpRoute[] = [
         delayMs: claimed.delayMs,
         ...(claimed.redact ? { redact: claimed.redact } : {}),
         expiresAt: claimed.expiresAt.toISOString(),
-      });
+      } satisfies ClaimedCapture);
     },
   }),
   route({
     method: "POST",
-    path: "/agent/upload",
+    path: AGENT_ROUTES.upload,
     description: "Desktop agent: the PNG for a claimed request (raw body, at most 25 MB)",
     access: AGENT,
     body: { type: "binary", maxBytes: MAX_PNG_BYTES },
     async handle(req, ctx) {
       const agent = agentOf(ctx);
-      const id = parseInput(requestId, req.query.request);
+      const { request: id, redaction: reported } = parseInput(uploadQuerySchema, req.query);
       const png = req.rawBody;
       await checkUploadedPng(png); // the same checks as a user's upload: a PNG, decodable, not a huge canvas
       const r = await ownRequest(agent, id);
       // A retry after a lost response: answer with what was stored the first time.
-      if (r.status === "done" && r.screenshotId) return ok({ screenshotId: r.screenshotId, duplicate: true });
+      if (r.status === "done" && r.screenshotId) return ok({ screenshotId: r.screenshotId, duplicate: true } satisfies UploadedCapture);
       if (r.status !== "claimed" && r.status !== "pending") throw conflict(`This capture request is ${r.status}: nothing was stored`);
-      const redaction = deviceRedaction(req.query.redaction);
+      const redaction = deviceRedaction(reported);
       if (r.redact && !redaction) {
         // Never stored: the person asked for the image not to leave the computer unredacted.
         const error = `The Fotos agent on ${quoted(agent.name)} sent the capture without redacting it on the device, so it was not stored: update the agent (npx fotos-agent@latest run) and try again`;
@@ -179,15 +164,15 @@ export const agentRoutes: HttpRoute[] = [
         return true;
       });
       await markActive(agent.id);
-      return ok({ screenshotId: meta.id, width: meta.width, height: meta.height, answered: done });
+      return ok({ screenshotId: meta.id, width: meta.width, height: meta.height, answered: done } satisfies UploadedCapture);
     },
   }),
   route({
     method: "POST",
-    path: "/agent/fail",
+    path: AGENT_ROUTES.fail,
     description: "Desktop agent: why a request could not be captured (returned by take_screenshot word for word)",
     access: AGENT,
-    input: z.object({ requestId, error: z.string().trim().min(1).max(500) }),
+    input: failSchema,
     async handle(req, ctx) {
       const agent = agentOf(ctx);
       const body = req.input;

@@ -2,24 +2,16 @@
 // `fotos-mcp` device token) stores a capture it took on the user's computer, with the capture's
 // mode, so it is listed like any other (list_screenshots, screenshots://recent). Raw PNG body,
 // the same checks as every incoming image. ?redaction=<JSON>: it was redacted there before upload.
-import { z } from "zod";
 import { device } from "../../../mcp/define.js";
 import { route } from "../../../http/route.js";
 import { parseInput } from "../../../mcp/validation.js";
 import { QUOTAS, useQuota } from "../../../platform/quota.js";
-import { CAPTURE_MODES, checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
+import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
 import { deviceRedaction } from "../schema.js";
-import { LOCAL_CAPTURE_PATH } from "../screenshots.js";
+import { LOCAL_CAPTURE_PATH, localCaptureQuerySchema } from "../../../contracts/fotos-agent.js";
 import { settingsDoc } from "../cloud.js";
 import { settingsFrom } from "../settings.js";
 import { conflict } from "../../../core/errors.js";
-
-
-const query = z.object({
-  mode: z.enum(CAPTURE_MODES),
-  monitor_index: z.coerce.number().int().min(0).max(63).optional(),
-  window_title: z.string().trim().min(1).max(200).optional(),
-});
 
 export const localCaptureRoute = route({
   method: "POST",
@@ -28,11 +20,11 @@ export const localCaptureRoute = route({
   access: device("fotos-mcp"),
   body: { type: "binary", maxBytes: MAX_PNG_BYTES },
   async handle(req, ctx) {
-    const { mode, monitor_index, window_title } = parseInput(query, req.query);
+    const { mode, monitor_index, window_title, redaction: reported } = parseInput(localCaptureQuerySchema, req.query);
     const uid = ctx.caller.uid;
     await checkUploadedPng(req.rawBody);
     await useQuota(uid, QUOTAS.uploads);
-    const redaction = deviceRedaction(req.query.redaction);
+    const redaction = deviceRedaction(reported);
     if (!redaction && settingsFrom((await settingsDoc(uid).get()).data()).capture.redactBeforeUpload) {
       // Never stored: the person asked for captures not to leave the computer unredacted.
       throw conflict("This capture was not redacted on the computer, and your settings ask for that (capture.redactBeforeUpload), so it was not stored: update fotos-agent (npx fotos-agent@latest mcp) and try again");

@@ -14,6 +14,7 @@ import { col, expiresIn, randomId, secret, sha256 } from "../store.js";
 import { limited } from "../limits.js";
 import { fields, redirect, route } from "./route.js";
 import { signInRedirect } from "./signin.js";
+import { OAUTH_PATHS } from "../../../contracts/oauth.js";
 
 const REQUEST_SECONDS = 600;
 const CODE_SECONDS = 60;
@@ -43,7 +44,7 @@ function backToClient(req: HttpRequest, redirectUri: string, params: Record<stri
 
 const authorize = route(
   "GET",
-  "/authorize",
+  OAUTH_PATHS.authorize,
   async (req) => {
     const q = req.query;
     const wait = await limited(req, { bucket: "authorize", limit: 60, windowSeconds: 600 });

@@ -12,6 +12,7 @@ import { csrfToken, csrfValid, readSession } from "../session.js";
 import { col, expiresIn, secret, sha256 } from "../store.js";
 import { fields, noStore, oauthError, route } from "./route.js";
 import { signInRedirect } from "./signin.js";
+import { OAUTH_PATHS, type DeviceAuthorizationResponse } from "../../../contracts/oauth.js";
 
 const CODE_SECONDS = 600;
 const POLL_SECONDS = 2;
@@ -23,7 +24,7 @@ const normalize = (code: string) => code.toUpperCase().replace(/[^A-Z]/g, "").re
 
 const deviceAuthorization = route(
   "POST",
-  "/device_authorization",
+  OAUTH_PATHS.deviceAuthorization,
   async (req) => {
     const f = fields(req.body);
     if (!f.client_id || !isDeviceClient(f.client_id)) {
@@ -37,7 +38,7 @@ const deviceAuthorization = route(
     await col("deviceAuthorizations")
       .doc(sha256(deviceCode))
       .create({ clientId: f.client_id, name, userCode, status: "pending", interval: POLL_SECONDS, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(CODE_SECONDS) });
-    const verification = `${req.baseUrl}/device`;
+    const verification = req.baseUrl + OAUTH_PATHS.device;
     return {
       status: 200,
       headers: noStore,
@@ -48,7 +49,7 @@ const deviceAuthorization = route(
         verification_uri_complete: `${verification}?user_code=${userCode}`,
         expires_in: CODE_SECONDS,
         interval: POLL_SECONDS,
-      },
+      } satisfies DeviceAuthorizationResponse,
     };
   },
   { allowNullOrigin: true },
@@ -90,15 +91,13 @@ async function lookUp(req: HttpRequest, uid: string, code: string): Promise<{ pe
   return { refusal: enterCodePage("That code is unknown or expired. Check it, or start pairing again on the device.") };
 }
 
-const KIND_NAMES: Record<string, string> = { "desktop-agent": "desktop agent", "figma-plugin": "Figma plugin" };
-
 const showDevice = route(
   "GET",
-  "/device",
+  OAUTH_PATHS.device,
   async (req) => {
     const session = await readSession(req.headers);
     const code = req.query.user_code ?? "";
-    if (!session) return signInRedirect(req, `/device${code ? `?user_code=${encodeURIComponent(code)}` : ""}`);
+    if (!session) return signInRedirect(req, `${OAUTH_PATHS.device}${code ? `?user_code=${encodeURIComponent(code)}` : ""}`);
     if (!code) return enterCodePage();
     const found = await lookUp(req, session.uid, code);
     if ("refusal" in found) return found.refusal;
@@ -106,7 +105,7 @@ const showDevice = route(
     const client = DEVICE_CLIENTS[pending.get("clientId") as keyof typeof DEVICE_CLIENTS];
     return page(
       "Pair a device",
-      `<h1>Pair a ${escapeHtml(KIND_NAMES[client.kind] ?? client.kind)}?</h1>
+      `<h1>Pair a ${escapeHtml(client.noun)}?</h1>
 <p>A <b>${escapeHtml(client.title)}</b> named <b>&ldquo;${escapeHtml(pending.get("name"))}&rdquo;</b> asks to connect to your account <b>${escapeHtml(session.email)}</b>.</p>
 <p>Check that the device shows this code:</p><p class="code">${escapeHtml(pending.get("userCode"))}</p>
 <p class="error">Confirm only a code you started yourself, on your own device. If someone sent you this code or link, cancel: they would get access to your account.</p>
@@ -119,10 +118,10 @@ const showDevice = route(
   { body: "none" },
 );
 
-const decideDevice = route("POST", "/device", async (req: HttpRequest) => {
+const decideDevice = route("POST", OAUTH_PATHS.device, async (req: HttpRequest) => {
   const session = await readSession(req.headers);
   const f = fields(req.body);
-  if (!session) return signInRedirect(req, `/device?user_code=${encodeURIComponent(f.user_code ?? "")}`);
+  if (!session) return signInRedirect(req, `${OAUTH_PATHS.device}?user_code=${encodeURIComponent(f.user_code ?? "")}`);
   if (!csrfValid(session, f.csrf)) return enterCodePage("This form expired. Enter the code again.");
   const found = await lookUp(req, session.uid, f.user_code ?? "");
   if ("refusal" in found) return found.refusal;

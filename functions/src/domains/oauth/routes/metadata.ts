@@ -6,12 +6,13 @@ import { publicJwks } from "../signing.js";
 import { issuerUrl } from "../../../auth/urls.js";
 import { route } from "./route.js";
 import { allScopes } from "../scopes.js";
+import { OAUTH_PATHS, WELL_KNOWN } from "../../../contracts/oauth.js";
 
 const publicJson = { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" };
 
 const metadata = route(
   "GET",
-  "/.well-known/oauth-authorization-server",
+  WELL_KNOWN.authorizationServer,
   async (req) => ({ status: 200, body: authorizationServerMetadata(issuerUrl(req.headers), Object.keys(allScopes())), headers: publicJson }),
   { body: "none", anyOrigin: true },
 );
@@ -19,5 +20,5 @@ const metadata = route(
 export const metadataRoutes = [
   metadata,
   { ...metadata, path: "/.well-known/openid-configuration" },
-  route("GET", "/jwks", async () => ({ status: 200, body: await publicJwks(), headers: publicJson }), { body: "none", anyOrigin: true }),
+  route("GET", OAUTH_PATHS.jwks, async () => ({ status: 200, body: await publicJwks(), headers: publicJson }), { body: "none", anyOrigin: true }),
 ];

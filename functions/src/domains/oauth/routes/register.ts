@@ -5,10 +5,11 @@ import { limited } from "../limits.js";
 import { UNUSED_CLIENT_DAYS, validRedirect } from "../clients.js";
 import { col, expiresIn, secret } from "../store.js";
 import { noStore, oauthError, route } from "./route.js";
+import { OAUTH_PATHS } from "../../../contracts/oauth.js";
 
 export const registerRoute = route(
   "POST",
-  "/register",
+  OAUTH_PATHS.register,
   async (req) => {
     const meta = (req.body ?? {}) as Record<string, unknown>;
     const wait = await limited(req, { bucket: "register", limit: 20, windowSeconds: 3600 });

@@ -5,10 +5,11 @@ import { issuerOf, verifyAccessJwt } from "../../../auth/tokens.js";
 import { issuerUrl } from "../../../auth/urls.js";
 import { col, sha256 } from "../store.js";
 import { fields, noStore, oauthError, route } from "./route.js";
+import { OAUTH_PATHS } from "../../../contracts/oauth.js";
 
 export const revokeRoute = route(
   "POST",
-  "/revoke",
+  OAUTH_PATHS.revoke,
   async (req) => {
     const f = fields(req.body);
     if (!f.token) return oauthError(400, "invalid_request", "token is required");

@@ -4,7 +4,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { FieldValue } from "firebase-admin/firestore";
 import { accountState } from "../../../auth/accounts.js";
 import { DEVICES, grantRef } from "../../../auth/grants.js";
-import { DEVICE_CODE_GRANT } from "../../../auth/metadata.js";
 import type { HttpReply, HttpRequest } from "../../../http/route.js";
 import { ToolError } from "../../../core/errors.js";
 import { firestore } from "../../../platform/firebase.js";
@@ -13,6 +12,7 @@ import { functionOf, functionUrl } from "../../../auth/urls.js";
 import { DEVICE_CLIENTS, isDeviceClient } from "../scopes.js";
 import { col, sha256 } from "../store.js";
 import { fields, noStore, oauthError, route } from "./route.js";
+import { DEVICE_CODE_GRANT, OAUTH_PATHS, type DeviceTokenResponse } from "../../../contracts/oauth.js";
 
 const invalidGrant = (why: string) => oauthError(400, "invalid_grant", why);
 /**
@@ -24,7 +24,7 @@ const REFRESH_GRACE_MS = 60_000;
 
 export const tokenRoute = route(
   "POST",
-  "/token",
+  OAUTH_PATHS.token,
   async (req) => {
     const f = fields(req.body);
     switch (f.grant_type) {
@@ -191,13 +191,13 @@ async function exchangeDeviceCode(req: HttpRequest, f: Record<string, string>): 
   });
   if ("error" in outcome) return outcome.error!;
   const grant = outcome.grant;
-  const body: Record<string, unknown> = {
+  const body: DeviceTokenResponse = {
     ...(await accessTokenFor(req, grant)),
     refresh_token: await newRefreshToken(grant, { rotating: false }),
     device_id: grant.grantId,
     resource: grant.resource,
+    ...(grant.device?.kind === "desktop-agent" ? await firebaseSignInFor(grant) : {}),
   };
-  if (grant.device?.kind === "desktop-agent") Object.assign(body, await firebaseSignInFor(grant));
   return { status: 200, body, headers: noStore };
 }
 

@@ -1,0 +1,247 @@
+// The device side of pairing, one client for the desktop agent, `fotos-agent mcp` and the Figma
+// plugin: find the sign-in server from the function's URL, ask for a code, poll until the person
+// confirms it (OAuth device authorization grant, RFC 8628), then keep a fresh access token from the
+// device credential (a refresh token that is not rotated). Only fetch and timers: it runs in Node
+// and in the plugin's window alike. The oauth function is the other side (domains/oauth/routes).
+import type { DeviceClientId } from "../core/catalog.js";
+import { DEVICE_CODE_GRANT, OAUTH_PATHS, WELL_KNOWN, type DeviceTokenResponse } from "./oauth.js";
+
+export interface Endpoints {
+  deviceAuthorization: string;
+  token: string;
+}
+
+/** Who is pairing, and the words its errors use for it. */
+export interface DeviceClient {
+  clientId: DeviceClientId;
+  /** The subject of "… is no longer paired", e.g. "This computer". */
+  thisDevice: string;
+  /** How the person pairs it again, e.g. "run `fotos-agent pair` again". */
+  pairAgain: string;
+}
+
+/** A code to show the person (RFC 8628 §3.2), in this client's names. */
+export interface DeviceCode {
+  deviceCode: string;
+  userCode: string;
+  verificationUri: string;
+  verificationUriComplete: string;
+  expiresIn: number;
+  interval: number;
+}
+
+export interface AccessToken {
+  accessToken: string;
+  /** Epoch ms. */
+  expiresAt: number;
+  /** A desktop agent's Firestore sign-in (valid for one hour from issue). */
+  firebaseCustomToken?: string;
+}
+
+/** What pairing gives the device: its id, its credential, and a first access token. */
+export interface PairedDevice extends AccessToken {
+  deviceId: string;
+  /** The long-lived device credential (an OAuth refresh token); revocable on the account's /apps page. */
+  refreshToken: string;
+  /** The function the credential is for (its canonical URL). */
+  resource?: string;
+  response: DeviceTokenResponse;
+}
+
+/**
+ * A refusal or failure of the flow. `code` is the OAuth error (access_denied, expired_token,
+ * invalid_grant…) or one of this client's: not_a_server, no_device_flow, cancelled.
+ */
+export class DeviceFlowError extends Error {
+  override readonly name = "DeviceFlowError";
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** The credential was revoked or is unknown: only pairing again helps. */
+  get revoked(): boolean {
+    return this.code === "invalid_grant" || this.code === "unauthorized_client";
+  }
+}
+
+type Json = Record<string, unknown>;
+
+async function readJson(res: Response): Promise<Json> {
+  const text = await res.text();
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === "object" ? (parsed as Json) : {};
+  } catch {
+    return { error: "invalid_response", error_description: text.slice(0, 200) };
+  }
+}
+
+async function getJson(url: string): Promise<Json | undefined> {
+  const res = await fetch(url, { headers: { accept: "application/json" } }).catch(() => undefined);
+  return res?.ok ? readJson(res) : undefined;
+}
+
+async function postForm(url: string, form: Record<string, string>): Promise<{ status: number; body: Json }> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    body: new URLSearchParams(form).toString(),
+  });
+  return { status: res.status, body: await readJson(res) };
+}
+
+const described = (body: Json, fallback: string | number): string => String(body.error_description ?? body.error ?? fallback);
+
+// Metadata may sit under the resource's own path (how the functions serve it) or at the host root
+// with the path appended (RFC 9728 §3.1, RFC 8414 §3.1); both are tried.
+function wellKnown(base: string, document: string): string[] {
+  const url = new URL(base);
+  const path = url.pathname.replace(/\/+$/, "");
+  return [`${url.origin}${path}${document}`, `${url.origin}${document}${path}`];
+}
+
+async function firstJson(urls: string[]): Promise<Json | undefined> {
+  for (const url of urls) {
+    const json = await getJson(url);
+    if (json) return json;
+  }
+  return undefined;
+}
+
+/**
+ * The pairing endpoints for a function: its protected-resource metadata names the sign-in server,
+ * whose metadata names the endpoints. With `fallbackIssuer` (the Figma plugin's build-time sign-in
+ * URL), a failed discovery uses that server's standard paths instead of failing.
+ */
+export async function discoverEndpoints(functionUrl: string, opts: { fallbackIssuer?: string } = {}): Promise<Endpoints> {
+  const resource = await firstJson(wellKnown(functionUrl, WELL_KNOWN.protectedResource));
+  const issuer = (resource?.authorization_servers as string[] | undefined)?.[0];
+  const meta = issuer ? await firstJson(wellKnown(issuer, WELL_KNOWN.authorizationServer)) : undefined;
+  if (typeof meta?.device_authorization_endpoint === "string" && typeof meta.token_endpoint === "string") {
+    return { deviceAuthorization: meta.device_authorization_endpoint, token: meta.token_endpoint };
+  }
+  if (opts.fallbackIssuer) {
+    const base = opts.fallbackIssuer.replace(/\/+$/, "");
+    return { deviceAuthorization: base + OAUTH_PATHS.deviceAuthorization, token: base + OAUTH_PATHS.token };
+  }
+  if (!issuer) throw new DeviceFlowError("not_a_server", `${functionUrl} does not look like a function of this suite (no ${WELL_KNOWN.protectedResource}): check the URL`);
+  throw new DeviceFlowError("no_device_flow", `The sign-in server ${issuer} does not offer device pairing`);
+}
+
+/** Asks for a code to show the person. */
+export async function requestDeviceCode(endpoints: Endpoints, client: DeviceClient, deviceName: string): Promise<DeviceCode> {
+  const { status, body } = await postForm(endpoints.deviceAuthorization, { client_id: client.clientId, device_name: deviceName });
+  if (status !== 200 || typeof body.device_code !== "string") {
+    throw new DeviceFlowError(String(body.error ?? "pairing_failed"), `Pairing could not start: ${described(body, `HTTP ${status}`)}`);
+  }
+  const verificationUri = String(body.verification_uri);
+  return {
+    deviceCode: body.device_code,
+    userCode: String(body.user_code),
+    verificationUri,
+    verificationUriComplete: typeof body.verification_uri_complete === "string" ? body.verification_uri_complete : verificationUri,
+    expiresIn: Number(body.expires_in ?? 600),
+    interval: Number(body.interval ?? 5),
+  };
+}
+
+const cancelled = () => new DeviceFlowError("cancelled", "Pairing was cancelled");
+
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
+    const onAbort = () => (clearTimeout(timer), reject(cancelled()));
+    const timer = setTimeout(() => (signal?.removeEventListener("abort", onAbort), resolve()), ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function accessTokenOf(body: DeviceTokenResponse): AccessToken {
+  return {
+    accessToken: body.access_token,
+    expiresAt: Date.now() + Number(body.expires_in ?? 900) * 1000,
+    ...(typeof body.firebase_custom_token === "string" ? { firebaseCustomToken: body.firebase_custom_token } : {}),
+  };
+}
+
+/**
+ * Polls the token endpoint at the server's interval until the person confirmed the code (or
+ * declined it, or it expired). A network failure is retried at the next interval.
+ */
+export async function awaitConfirmation(endpoints: Endpoints, client: DeviceClient, code: DeviceCode, opts: { signal?: AbortSignal } = {}): Promise<PairedDevice> {
+  let interval = code.interval * 1000;
+  const deadline = Date.now() + code.expiresIn * 1000;
+  while (Date.now() < deadline) {
+    await wait(interval, opts.signal);
+    const res = await postForm(endpoints.token, { grant_type: DEVICE_CODE_GRANT, device_code: code.deviceCode, client_id: client.clientId }).catch(() => undefined);
+    if (!res) continue;
+    const { status, body } = res;
+    if (status === 200 && typeof body.access_token === "string" && typeof body.refresh_token === "string") {
+      const response = body as unknown as DeviceTokenResponse;
+      return {
+        ...accessTokenOf(response),
+        deviceId: String(body.device_id ?? ""),
+        refreshToken: body.refresh_token,
+        ...(typeof body.resource === "string" ? { resource: body.resource } : {}),
+        response,
+      };
+    }
+    if (body.error === "authorization_pending") continue;
+    // RFC 8628 §3.5: each slow_down adds 5 seconds to the interval.
+    if (body.error === "slow_down") {
+      interval += 5000;
+      continue;
+    }
+    if (body.error === "access_denied") throw new DeviceFlowError("access_denied", "Pairing was declined in the browser");
+    if (body.error === "expired_token") break;
+    throw new DeviceFlowError(String(body.error ?? "pairing_failed"), `Pairing failed: ${described(body, `HTTP ${status}`)}`);
+  }
+  throw new DeviceFlowError("expired_token", `The pairing code expired before it was confirmed: ${client.pairAgain}`);
+}
+
+/** Access tokens for a paired device from its credential, refreshed a minute before they expire. */
+export class AccessTokens {
+  private current: AccessToken | undefined;
+  private refreshing: Promise<AccessToken> | undefined;
+
+  constructor(
+    private readonly tokenEndpoint: string,
+    private readonly client: DeviceClient,
+    private readonly credential: string,
+    initial?: AccessToken,
+  ) {
+    this.current = initial;
+  }
+
+  /** An access token with at least a minute left. */
+  async get(): Promise<string> {
+    if (this.current && this.current.expiresAt - Date.now() > 60_000) return this.current.accessToken;
+    return (await this.refresh()).accessToken;
+  }
+
+  /** After a 401: the token was refused, the next get() asks for another one. */
+  invalidate(): void {
+    this.current = undefined;
+  }
+
+  /** A new access token now (concurrent callers share one request). Network failures are thrown as they are. */
+  refresh(): Promise<AccessToken> {
+    this.refreshing ??= (async () => {
+      try {
+        const { status, body } = await postForm(this.tokenEndpoint, { grant_type: "refresh_token", refresh_token: this.credential, client_id: this.client.clientId });
+        if (status === 200 && typeof body.access_token === "string") return (this.current = accessTokenOf(body as unknown as DeviceTokenResponse));
+        const code = String(body.error ?? "refresh_failed");
+        if (code === "invalid_grant" || code === "unauthorized_client") {
+          throw new DeviceFlowError(code, `${this.client.thisDevice} is no longer paired (the pairing was revoked, or is unknown to the server): ${this.client.pairAgain}`);
+        }
+        throw new DeviceFlowError(code, `The sign-in server answered ${status}: ${described(body, code)}`);
+      } finally {
+        this.refreshing = undefined;
+      }
+    })();
+    return this.refreshing;
+  }
+}

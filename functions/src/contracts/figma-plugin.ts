@@ -1,0 +1,59 @@
+// What the figma function and the Figma plugin agree on: the routes the plugin calls with its
+// device token (from Figma's iframe, `Origin: null`), what it gets back, and the commands and
+// answers relayed through them; the request bodies are figma-plugin-requests.ts (the schemas the
+// function validates them with). The routes: domains/figma/routes.ts; the caller:
+// figma-plugin/src/bridge.ts. The plugin bundles this file: no runtime imports here (zod stays out
+// of the plugin; it imports the request types with `import type`).
+
+export const PLUGIN_ROUTES = {
+  /** Register (or resume) the open file's session → SessionRegistered. */
+  sessions: "/plugin/sessions",
+  /** GET ?room=<roomId>: the long-poll, also the heartbeat → CommandBatch. */
+  commands: "/plugin/commands",
+  /** The page or file name changed. */
+  heartbeat: "/plugin/heartbeat",
+  /** A command's answer. */
+  results: "/plugin/results",
+  /** The window is closing: the session ends now. */
+  close: "/plugin/close",
+} as const;
+
+/** The keep-alive a plugin is held to when it declares none; polls come at least this often. */
+export const DEFAULT_KEEPALIVE_SECONDS = 4;
+/** A plugin may declare 1–30 s (older plugins asked for 10)… */
+export const MIN_KEEPALIVE_SECONDS = 1;
+export const MAX_DECLARED_KEEPALIVE_SECONDS = 30;
+/** …and is held to at most this, so a plugin that stops is noticed within seconds whatever it asked. */
+export const MAX_KEEPALIVE_SECONDS = 4;
+
+/** A command's answer may be this large (an exported image, base64). */
+export const MAX_RESULT_BODY_BYTES = 12 * 1024 * 1024;
+
+/** The answer to register: the room, the keep-alive held to, and how long a poll is held. */
+export interface SessionRegistered {
+  roomId: string;
+  keepaliveSeconds: number;
+  pollSeconds: number;
+}
+
+/** One tool call for the plugin to run: the command's name is the MCP tool's, its args the tool's arguments. */
+export interface PluginCommand {
+  commandId: string;
+  tool: string;
+  args: unknown;
+}
+
+/** The answer to a poll (`superseded`: a newer poll of the same room took over). */
+export interface CommandBatch {
+  commands: PluginCommand[];
+  superseded?: true;
+}
+
+/** The codes a plugin's error may carry; the function maps each to an MCP error. */
+export const PLUGIN_ERROR_CODES = ["not_found", "invalid_input", "unsupported", "conflict", "too_large"] as const;
+export type PluginErrorCode = (typeof PLUGIN_ERROR_CODES)[number];
+
+/** What the plugin answers a command with: a result, or an error phrased for the agent. */
+export type PluginAnswer = { ok: true; result: unknown } | { ok: false; error: { code?: PluginErrorCode | (string & {}); message: string } };
+
+export type CommandResult = { roomId: string; commandId: string } & PluginAnswer;
