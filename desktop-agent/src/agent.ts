@@ -12,7 +12,7 @@ import { backoff, FotosApi, RefusedError, RevokedError, sleep } from "./api.js";
 import { loadState, saveState, statePath, type Credentials } from "./config.js";
 import { captureFullscreen, captureMonitor, captureWindow, CaptureError, hasDisplay, listMonitors, NO_DISPLAY, type Monitor } from "./screens.js";
 import { AGENT_VERSION } from "./version.js";
-import { AGENT_ROUTES, redactionParam, type AgentReport, type ClaimedCapture, type UploadedCapture, type UploadQuery } from "../../functions/src/contracts/fotos-agent.js";
+import { AGENT_ROUTES, DEFAULT_HEARTBEAT_MS, redactionParam, type AgentReport, type ClaimedCapture, type UploadQuery } from "../../functions/src/contracts/fotos-agent.js";
 import { redactionInfo, redactScreenshot } from "../../functions/src/domains/fotos/pii/redact-screen.js";
 import { summarize } from "../../functions/src/domains/fotos/pii/summary.js";
 import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";
@@ -54,7 +54,7 @@ export class Agent {
 
   constructor(private readonly opts: AgentOptions) {
     this.api = new FotosApi(opts.creds);
-    this.heartbeatMs = opts.heartbeatMs ?? 10_000;
+    this.heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.log = opts.log ?? ((line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`));
   }
 
@@ -216,7 +216,7 @@ export class Agent {
   private async handle(requestId: string): Promise<void> {
     let claimed: ClaimedCapture;
     try {
-      claimed = await this.api.callRetrying<ClaimedCapture>(AGENT_ROUTES.claim, { requestId, sessionId: this.sessionId }, { until: Date.now() + 30_000, log: this.log });
+      claimed = await this.api.callRetrying(AGENT_ROUTES.claim, { requestId, sessionId: this.sessionId }, { until: Date.now() + 30_000, log: this.log });
     } catch (err) {
       if (!(err instanceof RefusedError)) this.log(`could not claim ${requestId}: ${(err as Error).message}`);
       return; // claimed elsewhere, expired or cancelled: nothing to do
@@ -261,7 +261,7 @@ export class Agent {
       }
     }
     try {
-      const res = await this.api.callRetrying<UploadedCapture>(AGENT_ROUTES.upload, undefined, { binary: png, query, until, log: this.log });
+      const res = await this.api.callRetrying(AGENT_ROUTES.upload, undefined, { binary: png, query, until, log: this.log });
       this.log(`capture ${requestId} uploaded as ${res.screenshotId} (${png.length} bytes, captured in ${captureMs} ms)`);
       this.setStatus({ lastCapture: new Date().toISOString() });
     } catch (err) {

@@ -3,6 +3,7 @@
 // failures and 5xx, so a dropped connection or a restarting emulator delays an answer but never
 // loses it.
 import { AccessTokens, DeviceFlowError, type AccessToken } from "../../functions/src/contracts/device-flow.js";
+import type { AgentCalls } from "../../functions/src/contracts/fotos-agent.js";
 import type { Credentials } from "./config.js";
 import { deviceClient } from "./pairing.js";
 
@@ -21,6 +22,13 @@ export class RefusedError extends Error {
   }
 }
 
+type Route = keyof AgentCalls;
+interface CallOptions<P extends Route> {
+  /** A binary body (a PNG) instead of JSON. */
+  binary?: Buffer;
+  query?: AgentCalls[P]["query"];
+}
+
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** 0.5 s, 1 s, 2 s … up to `max`, with jitter. */
 export const backoff = (attempt: number, max = 15_000) => Math.min(max, 500 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
@@ -29,7 +37,7 @@ export class FotosApi {
   private readonly tokens: AccessTokens;
 
   constructor(readonly creds: Credentials) {
-    this.tokens = new AccessTokens(creds.tokenEndpoint, deviceClient(creds.clientId), creds.credential);
+    this.tokens = new AccessTokens(creds.tokenEndpoint, deviceClient(creds.clientId, creds.server), creds.credential);
   }
 
   /** A fresh access token (and a desktop agent's Firebase custom token), from the device credential. */
@@ -57,12 +65,11 @@ export class FotosApi {
     if (!token.firebaseCustomToken) throw new Error("The server sent no Firebase token for this agent");
     return token.firebaseCustomToken;
   }
-
-/** One call; throws RefusedError for meant refusals, Error for anything worth retrying. */
-  async call<T = Record<string, unknown>>(path: string, body: unknown, opts: { binary?: Buffer; query?: Readonly<Record<string, string | undefined>> } = {}): Promise<T> {
+  /** One call of a route of the contract; throws RefusedError for meant refusals, Error for anything worth retrying. */
+  async call<P extends Route>(path: P, body: AgentCalls[P]["body"], opts: CallOptions<P> = {}): Promise<AgentCalls[P]["answer"]> {
     for (let authAttempt = 0; ; authAttempt++) {
       const url = new URL(this.creds.server.replace(/\/+$/, "") + path);
-      for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+      for (const [k, v] of Object.entries((opts.query ?? {}) as Record<string, string | undefined>)) if (v !== undefined) url.searchParams.set(k, v);
       const res = await fetch(url, {
         method: "POST",
         headers: {
@@ -74,7 +81,7 @@ export class FotosApi {
         signal: AbortSignal.timeout(60_000),
       });
       const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-      if (res.ok) return json as T;
+      if (res.ok) return json as AgentCalls[P]["answer"];
       if (res.status === 401 && authAttempt === 0) {
         this.tokens.invalidate();
         continue;
@@ -86,14 +93,14 @@ export class FotosApi {
   }
 
   /** call() retried with backoff until it succeeds, is refused, or `until` (epoch ms) passes. */
-  async callRetrying<T = Record<string, unknown>>(
-    path: string,
-    body: unknown,
-    opts: { binary?: Buffer; query?: Readonly<Record<string, string | undefined>>; until?: number; log?: (m: string) => void } = {},
-  ): Promise<T> {
+  async callRetrying<P extends Route>(
+    path: P,
+    body: AgentCalls[P]["body"],
+    opts: CallOptions<P> & { until?: number; log?: (m: string) => void } = {},
+  ): Promise<AgentCalls[P]["answer"]> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.call<T>(path, body, opts);
+        return await this.call(path, body, opts);
       } catch (err) {
         if (err instanceof RefusedError || err instanceof RevokedError) throw err;
         const wait = backoff(attempt);

@@ -61,10 +61,10 @@ async function main(argv: string[]): Promise<void> {
     }
     case "run": {
       const creds = needCreds();
-      const heartbeatMs = Number(process.env.FOTOS_AGENT_HEARTBEAT_MS ?? 10_000);
+      const heartbeatMs = process.env.FOTOS_AGENT_HEARTBEAT_MS ? Number(process.env.FOTOS_AGENT_HEARTBEAT_MS) : undefined;
       const { Agent } = await import("./agent.js");
       let tray: Awaited<ReturnType<typeof startTray>>;
-      const agent = new Agent({ creds, heartbeatMs, onStatus: (s) => tray?.update(s) });
+      const agent = new Agent({ creds, ...(heartbeatMs ? { heartbeatMs } : {}), onStatus: (s) => tray?.update(s) });
       let stopping = false;
       const shutdown = async (code = 0) => {
         if (stopping) return;

@@ -10,11 +10,11 @@ export const CLIENT_ID = "fotos-agent" satisfies DeviceClientId;
 /** The client `fotos-agent mcp` pairs as (bridged mode). */
 export const MCP_CLIENT_ID = "fotos-mcp" satisfies DeviceClientId;
 
-/** The device-flow client for the agent's own grant or the stdio server's. */
-export function deviceClient(clientId: string): DeviceClient {
-  return clientId === MCP_CLIENT_ID
-    ? { clientId: MCP_CLIENT_ID, thisDevice: "`fotos-agent mcp` on this computer", pairAgain: "run `fotos-agent mcp pair --server <fotos URL>` again" }
-    : { clientId: CLIENT_ID, thisDevice: "This computer", pairAgain: "run `fotos-agent pair --server <fotos URL>` again" };
+/** The device-flow client for the agent's own grant or the stdio server's, paired with `server` (the fotos function's URL). */
+export function deviceClient(clientId: string, server = "<fotos URL>"): DeviceClient {
+  if (clientId === MCP_CLIENT_ID) return { clientId, thisDevice: "`fotos-agent mcp` on this computer", pairAgain: `run \`fotos-agent mcp pair --server ${server}\` again` };
+  if (clientId === CLIENT_ID) return { clientId, thisDevice: "This computer", pairAgain: `run \`fotos-agent pair --server ${server}\` again` };
+  throw new Error(`The saved pairing names an unknown client ${JSON.stringify(clientId)}: run \`fotos-agent pair --server ${server}\` again`);
 }
 
 export interface PairOptions {
@@ -32,7 +32,7 @@ export interface PairOptions {
 /** Runs the device flow to the end and saves the credential. */
 export async function pair(opts: PairOptions): Promise<Credentials> {
   const server = opts.server.replace(/\/+$/, "");
-  const client = deviceClient(opts.clientId ?? CLIENT_ID);
+  const client = deviceClient(opts.clientId ?? CLIENT_ID, server);
   const endpoints = await discoverEndpoints(server);
   const deviceName = opts.name ?? defaultDeviceName();
   const code = await requestDeviceCode(endpoints, client, deviceName);

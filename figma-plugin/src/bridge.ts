@@ -5,7 +5,7 @@
 // Only `fetch` and timers are used, so the plugin UI and the test harness run the same code.
 import { DeviceFlowError, type AccessTokens } from "../../functions/src/contracts/device-flow.js";
 import { DEFAULT_KEEPALIVE_SECONDS, PLUGIN_ROUTES, type CommandBatch, type CommandResult, type PluginAnswer, type PluginCommand, type SessionRegistered } from "../../functions/src/contracts/figma-plugin.js";
-import type { Heartbeat, RegisterSession, SessionContext } from "../../functions/src/contracts/figma-plugin-requests.js";
+import type { CloseRequest, CommandsQuery, Heartbeat, RegisterSession, ResultRequest, SessionContext } from "../../functions/src/contracts/figma-plugin-requests.js";
 
 export type BridgeState =
   | { status: "connecting" }
@@ -79,7 +79,7 @@ export class Bridge {
   async stop(close = true): Promise<void> {
     this.running = false;
     this.wake.abort();
-    if (close && this.roomId && this.registered) await this.post(PLUGIN_ROUTES.close, { roomId: this.roomId }).catch(() => undefined);
+    if (close && this.roomId && this.registered) await this.post(PLUGIN_ROUTES.close, { roomId: this.roomId } satisfies CloseRequest).catch(() => undefined);
     this.state({ status: "stopped" });
   }
 
@@ -141,7 +141,7 @@ export class Bridge {
     this.queue = this.queue.then(async () => {
       const answer = await this.opts.execute(c);
       const result: CommandResult = { roomId: this.roomId!, commandId: c.commandId, ...answer };
-      await this.post(PLUGIN_ROUTES.results, result).catch(() => undefined);
+      await this.post(PLUGIN_ROUTES.results, result satisfies ResultRequest).catch(() => undefined);
     });
   }
 
@@ -177,7 +177,7 @@ export class Bridge {
     let stuck = false;
     const watchdog = setTimeout(() => ((stuck = true), ctl.abort()), (this.pollSeconds + 60) * 1000);
     try {
-      const body = (await this.request("GET", `${PLUGIN_ROUTES.commands}?${new URLSearchParams({ room: this.roomId! })}`, undefined, ctl.signal)) as CommandBatch;
+      const body = (await this.request("GET", `${PLUGIN_ROUTES.commands}?${new URLSearchParams({ room: this.roomId! } satisfies CommandsQuery)}`, undefined, ctl.signal)) as CommandBatch;
       return body.commands ?? [];
     } catch (err) {
       if (stuck) throw new Error("the connection stopped answering");

@@ -5,6 +5,7 @@
 // Idempotent: fixed document ids, deterministic scores, so a second run overwrites the same documents.
 import { Timestamp, type Firestore } from "firebase-admin/firestore";
 import { batchedWriter } from "../../functions/src/platform/firebase.js";
+import { seededRandom } from "../../functions/src/core/random.js";
 import type { DemoContext } from "./context.js";
 
 const ZONES = ["forehead", "nose", "left_cheek", "right_cheek", "chin", "periorbital"] as const;
@@ -14,18 +15,6 @@ type Metric = (typeof METRICS)[number];
 
 const DAY = 24 * 60 * 60 * 1000;
 const BUCKET = `gs://${process.env.GCLOUD_PROJECT ?? "demo-mcp-suite"}.appspot.com`;
-
-/** Small deterministic PRNG (mulberry32) so reruns write the same numbers. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const clamp = (v: number) => Math.max(0, Math.min(100, Math.round(v * 10) / 10));
 
@@ -149,7 +138,7 @@ export async function seed(ctx: DemoContext): Promise<void> {
 }
 
 async function seedUser(db: Firestore, plan: Plan, today: Date): Promise<number> {
-  const rand = random(plan.seed);
+  const rand = seededRandom(plan.seed); // reruns write the same numbers
   const user = db.collection("users").doc(plan.uid);
   const n = plan.sessions;
   const firstDay = new Date(today.getTime() - (n - 1) * plan.everyDays * DAY);

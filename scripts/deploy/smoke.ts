@@ -10,9 +10,10 @@
 // (default 120), anything else fails at once. Exit 1 names each function that failed and what it answered.
 import { readFileSync } from "node:fs";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { WELL_KNOWN } from "../../functions/src/contracts/oauth.js";
 
-const PRM_PATH = "/.well-known/oauth-protected-resource";
-const AS_PATH = "/.well-known/oauth-authorization-server";
+const PRM_PATH = WELL_KNOWN.protectedResource;
+const AS_PATH = WELL_KNOWN.authorizationServer;
 const AUTHORIZATION_SERVER = "oauth";
 
 /** The HTTPS functions functions/src/index.ts exports (scheduled functions have no URL). */

@@ -3,13 +3,16 @@
 // function's URL, the code, the person's decision, access tokens from the credential, and the
 // sentences each failure ends in.
 import { describe, expect, test } from "vitest";
-import { AccessTokens, awaitConfirmation, DeviceFlowError, discoverEndpoints, requestDeviceCode, type DeviceClient } from "../../functions/src/contracts/device-flow.js";
+import { AccessTokens, awaitConfirmation, DeviceFlowError, discoverEndpoints, requestDeviceCode } from "../../functions/src/contracts/device-flow.js";
+import { deviceClient } from "../../desktop-agent/src/pairing.js";
+import { PLUGIN_CLIENT } from "../../figma-plugin/src/pairing.js";
 import { OAUTH_PATHS } from "../../functions/src/contracts/oauth.js";
 import { createUser, functionUrl } from "../support/emulators.js";
 import { confirmUserCode, oauthUrl } from "../support/devices.js";
 
-const plugin: DeviceClient = { clientId: "figma-plugin", thisDevice: "This plugin", pairAgain: "pair it again" };
-const agent: DeviceClient = { clientId: "fotos-agent", thisDevice: "This computer", pairAgain: "run `fotos-agent pair` again" };
+// The clients as the plugin and the agent use them, so the sentences tested are the ones people see.
+const plugin = PLUGIN_CLIENT;
+const agent = deviceClient("fotos-agent");
 
 /** The flow's failure, or a failure of the test when it does not fail. */
 async function refusal(promise: Promise<unknown>): Promise<DeviceFlowError> {
@@ -115,5 +118,5 @@ test("unpaired: the next token request says the device is no longer paired and h
   const tokens = new AccessTokens(endpoints.token, plugin, paired.refreshToken);
   const err = await refusal(tokens.get());
   expect(err.revoked).toBe(true);
-  expect(err.message).toBe("This plugin is no longer paired (the pairing was revoked, or is unknown to the server): pair it again");
+  expect(err.message).toBe("This plugin is no longer paired (this device was unpaired): click “Pair with my account” to pair it again");
 });

@@ -2,7 +2,7 @@
 // (RFC 8628), the person signs in on the /device page and confirms, the device polls /token.
 // Everything goes through the real `oauth` function and the Auth emulator; nothing is minted here.
 import { DEVICE_CLIENTS, type DeviceClientId, type DeviceKind } from "../../functions/src/core/catalog.js";
-import { DEVICE_CODE_GRANT, OAUTH_PATHS, type FirebaseSettings } from "../../functions/src/contracts/oauth.js";
+import { DEVICE_CODE_GRANT, OAUTH_PATHS, type DeviceAuthorizationResponse, type FirebaseSettings } from "../../functions/src/contracts/oauth.js";
 import { emailFor, functionUrl, TEST_PASSWORD, type TestUser } from "./emulators.js";
 
 export type { DeviceKind } from "../../functions/src/core/catalog.js";
@@ -54,14 +54,14 @@ export const csrfOf = (html: string): string => /name="csrf" value="([^"]+)"/.ex
 /** Confirms (or denies) a device's user code as `user`, through the /device page. */
 export async function confirmUserCode(user: TestUser, userCode: string, decision: "approve" | "deny" = "approve", headers: Record<string, string> = {}): Promise<void> {
   const cookie = await signInCookie(user, headers);
-  const page = await fetch(oauthUrl(`/device?user_code=${encodeURIComponent(userCode)}`), { headers: { cookie, ...headers } });
+  const page = await fetch(oauthUrl(`${OAUTH_PATHS.device}?user_code=${encodeURIComponent(userCode)}`), { headers: { cookie, ...headers } });
   const html = await page.text();
   if (!html.includes(userCode)) throw new Error(`the device page does not show ${userCode}: ${html.slice(0, 300)}`);
   const res = await fetch(oauthUrl(OAUTH_PATHS.device), { ...form({ user_code: userCode, csrf: csrfOf(html), decision }), headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...headers } });
   if (res.status !== 200) throw new Error(`confirming the code failed: HTTP ${res.status}`);
 }
 
-export async function startDeviceAuthorization(kind: DeviceKind, name: string): Promise<{ device_code: string; user_code: string; interval: number; verification_uri_complete: string }> {
+export async function startDeviceAuthorization(kind: DeviceKind, name: string): Promise<DeviceAuthorizationResponse> {
   const res = await fetch(oauthUrl(OAUTH_PATHS.deviceAuthorization), form({ client_id: CLIENT_ID[kind], device_name: name }));
   if (res.status !== 200) throw new Error(`device_authorization failed: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as never;

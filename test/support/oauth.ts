@@ -10,6 +10,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { csrfOf, signInCookie } from "./devices.js";
 import { functionUrl, PROJECT, type TestUser } from "./emulators.js";
+import { OAUTH_PATHS } from "../../functions/src/contracts/oauth.js";
 
 export const REDIRECT_URI = "http://127.0.0.1:33418/callback";
 
@@ -150,7 +151,7 @@ export const formPost = (path: string, fields: Record<string, string>, headers: 
 
 /** Registers a client dynamically (RFC 7591) and returns its client_id. */
 export async function registerClient(redirectUris: string[] = [REDIRECT_URI], extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await fetch(functionUrl("oauth", "/register"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Attack tests", redirect_uris: redirectUris, ...extra }) });
+  const res = await fetch(functionUrl("oauth", OAUTH_PATHS.register), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Attack tests", redirect_uris: redirectUris, ...extra }) });
   if (res.status !== 201) throw new Error(`registration failed: HTTP ${res.status} ${await res.text()}`);
   return ((await res.json()) as { client_id: string }).client_id;
 }
@@ -161,7 +162,7 @@ export const pkcePair = () => {
 };
 
 export function authorizeUrlFor(clientId: string, challenge: string, extra: Record<string, string> = {}): URL {
-  const url = new URL(functionUrl("oauth", "/authorize"));
+  const url = new URL(functionUrl("oauth", OAUTH_PATHS.authorize));
   const params = { response_type: "code", client_id: clientId, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: "S256", state: "s1", resource: functionUrl("dermal"), ...extra };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return url;
@@ -173,13 +174,13 @@ export async function tokensFor(user: TestUser, clientId: string, extra: Record<
   const back = await authorizeInBrowser(authorizeUrlFor(clientId, challenge, extra), user);
   const code = back.searchParams.get("code");
   if (!code) throw new Error(`no code: ${back}`);
-  const res = await formPost("/token", { grant_type: "authorization_code", code, code_verifier: verifier, client_id: clientId, redirect_uri: extra.redirect_uri ?? REDIRECT_URI });
+  const res = await formPost(OAUTH_PATHS.token, { grant_type: "authorization_code", code, code_verifier: verifier, client_id: clientId, redirect_uri: extra.redirect_uri ?? REDIRECT_URI });
   const body = (await res.json()) as Record<string, any>;
   if (res.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(body)}`);
   return body;
 }
 
-export const refreshWith = (refreshToken: string, clientId: string) => formPost("/token", { grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId });
+export const refreshWith = (refreshToken: string, clientId: string) => formPost(OAUTH_PATHS.token, { grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId });
 
 /** tools/list at a domain's MCP root with a bearer token. */
 export const mcpToolsList = (domain: string, token: string, query = "") =>

@@ -13,7 +13,7 @@ import type { FotosBackend } from "../../../functions/src/domains/fotos/backend.
 import { fotosServer } from "../../../functions/src/domains/fotos/definition.js";
 import { captureRedaction, settingsFrom, type Settings } from "../../../functions/src/domains/fotos/settings.js";
 import type { CaptureArgs, ScreenshotMeta } from "../../../functions/src/domains/fotos/screenshots.js";
-import { LOCAL_CAPTURE_PATH, redactionParam, type LocalCaptureQuery } from "../../../functions/src/contracts/fotos-agent.js";
+import { LOCAL_CAPTURE_PATH, redactionParam, type LocalCaptured, type LocalCaptureQuery } from "../../../functions/src/contracts/fotos-agent.js";
 import { FotosApi, RefusedError, RevokedError } from "../api.js";
 import type { Credentials } from "../config.js";
 import { AGENT_VERSION } from "../version.js";
@@ -101,7 +101,7 @@ export class Bridge {
     if (mode === "monitor") query.monitor_index = String(args.monitor_index ?? 0);
     if (mode === "window" && args.window_title) query.window_title = args.window_title.trim();
     try {
-      const meta = await this.api.call<ScreenshotMeta & { screenshot_id: string }>(LOCAL_CAPTURE_PATH, undefined, { binary: png, query });
+      const meta = (await this.api.call(LOCAL_CAPTURE_PATH, undefined, { binary: png, query })) as LocalCaptured & ScreenshotMeta;
       const { screenshot_id: _id, ...rest } = meta;
       return { meta: rest, png };
     } catch (err) {

@@ -4,7 +4,7 @@
 // device credential (a refresh token that is not rotated). Only fetch and timers: it runs in Node
 // and in the plugin's window alike. The oauth function is the other side (domains/oauth/routes).
 import type { DeviceClientId } from "../core/catalog.js";
-import { DEVICE_CODE_GRANT, OAUTH_PATHS, WELL_KNOWN, type DeviceTokenResponse } from "./oauth.js";
+import { DEVICE_CODE_GRANT, OAUTH_PATHS, WELL_KNOWN, type DeviceAuthorizationRequest, type DeviceAuthorizationResponse, type DeviceTokenResponse } from "./oauth.js";
 
 export interface Endpoints {
   deviceAuthorization: string;
@@ -63,9 +63,12 @@ export class DeviceFlowError extends Error {
 
   /** The credential was revoked or is unknown: only pairing again helps. */
   get revoked(): boolean {
-    return this.code === "invalid_grant" || this.code === "unauthorized_client";
+    return REVOKED.has(this.code);
   }
 }
+
+/** The token endpoint's errors that mean the device credential no longer counts. */
+const REVOKED = new Set(["invalid_grant", "unauthorized_client"]);
 
 type Json = Record<string, unknown>;
 
@@ -84,11 +87,12 @@ async function getJson(url: string): Promise<Json | undefined> {
   return res?.ok ? readJson(res) : undefined;
 }
 
-async function postForm(url: string, form: Record<string, string>): Promise<{ status: number; body: Json }> {
+async function postForm(url: string, form: Record<string, string>, signal?: AbortSignal): Promise<{ status: number; body: Json }> {
   const res = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
     body: new URLSearchParams(form).toString(),
+    ...(signal ? { signal } : {}),
   });
   return { status: res.status, body: await readJson(res) };
 }
@@ -133,18 +137,20 @@ export async function discoverEndpoints(functionUrl: string, opts: { fallbackIss
 
 /** Asks for a code to show the person. */
 export async function requestDeviceCode(endpoints: Endpoints, client: DeviceClient, deviceName: string): Promise<DeviceCode> {
-  const { status, body } = await postForm(endpoints.deviceAuthorization, { client_id: client.clientId, device_name: deviceName });
-  if (status !== 200 || typeof body.device_code !== "string") {
+  const request: DeviceAuthorizationRequest = { client_id: client.clientId, device_name: deviceName };
+  const { status, body } = await postForm(endpoints.deviceAuthorization, { ...request });
+  const answer = body as Partial<DeviceAuthorizationResponse>;
+  if (status !== 200 || typeof answer.device_code !== "string") {
     throw new DeviceFlowError(String(body.error ?? "pairing_failed"), `Pairing could not start: ${described(body, `HTTP ${status}`)}`);
   }
-  const verificationUri = String(body.verification_uri);
+  const verificationUri = String(answer.verification_uri);
   return {
-    deviceCode: body.device_code,
-    userCode: String(body.user_code),
+    deviceCode: answer.device_code,
+    userCode: String(answer.user_code),
     verificationUri,
-    verificationUriComplete: typeof body.verification_uri_complete === "string" ? body.verification_uri_complete : verificationUri,
-    expiresIn: Number(body.expires_in ?? 600),
-    interval: Number(body.interval ?? 5),
+    verificationUriComplete: typeof answer.verification_uri_complete === "string" ? answer.verification_uri_complete : verificationUri,
+    expiresIn: Number(answer.expires_in ?? 600),
+    interval: Number(answer.interval ?? 5),
   };
 }
 
@@ -169,23 +175,26 @@ function accessTokenOf(body: DeviceTokenResponse): AccessToken {
 
 /**
  * Polls the token endpoint at the server's interval until the person confirmed the code (or
- * declined it, or it expired). A network failure is retried at the next interval.
+ * declined it, or it expired). A network failure or a passing server error is retried at the next
+ * interval; once `signal` aborts, nothing more is sent and nothing is returned.
  */
 export async function awaitConfirmation(endpoints: Endpoints, client: DeviceClient, code: DeviceCode, opts: { signal?: AbortSignal } = {}): Promise<PairedDevice> {
   let interval = code.interval * 1000;
   const deadline = Date.now() + code.expiresIn * 1000;
   while (Date.now() < deadline) {
     await wait(interval, opts.signal);
-    const res = await postForm(endpoints.token, { grant_type: DEVICE_CODE_GRANT, device_code: code.deviceCode, client_id: client.clientId }).catch(() => undefined);
-    if (!res) continue;
+    const res = await postForm(endpoints.token, { grant_type: DEVICE_CODE_GRANT, device_code: code.deviceCode, client_id: client.clientId }, opts.signal).catch(() => undefined);
+    if (opts.signal?.aborted) throw cancelled();
+    if (!res || res.status >= 500 || res.body.error === "invalid_response") continue;
     const { status, body } = res;
-    if (status === 200 && typeof body.access_token === "string" && typeof body.refresh_token === "string") {
-      const response = body as unknown as DeviceTokenResponse;
+    const answer = body as Partial<DeviceTokenResponse>;
+    if (status === 200 && typeof answer.access_token === "string" && typeof answer.refresh_token === "string") {
+      const response = answer as DeviceTokenResponse;
       return {
         ...accessTokenOf(response),
-        deviceId: String(body.device_id ?? ""),
-        refreshToken: body.refresh_token,
-        ...(typeof body.resource === "string" ? { resource: body.resource } : {}),
+        deviceId: String(answer.device_id ?? ""),
+        refreshToken: answer.refresh_token,
+        ...(typeof answer.resource === "string" ? { resource: answer.resource } : {}),
         response,
       };
     }
@@ -234,8 +243,11 @@ export class AccessTokens {
         const { status, body } = await postForm(this.tokenEndpoint, { grant_type: "refresh_token", refresh_token: this.credential, client_id: this.client.clientId });
         if (status === 200 && typeof body.access_token === "string") return (this.current = accessTokenOf(body as unknown as DeviceTokenResponse));
         const code = String(body.error ?? "refresh_failed");
-        if (code === "invalid_grant" || code === "unauthorized_client") {
-          throw new DeviceFlowError(code, `${this.client.thisDevice} is no longer paired (the pairing was revoked, or is unknown to the server): ${this.client.pairAgain}`);
+        if (REVOKED.has(code)) {
+          // The server's sentences say what happened, then what to do: keep what happened, say what to do here.
+          const said = typeof body.error_description === "string" ? body.error_description.split(": ")[0]!.trim() : "";
+          const why = said ? said[0]!.toLowerCase() + said.slice(1) : "the pairing was revoked, or is unknown to the server";
+          throw new DeviceFlowError(code, `${this.client.thisDevice} is no longer paired (${why}): ${this.client.pairAgain}`);
         }
         throw new DeviceFlowError(code, `The sign-in server answered ${status}: ${described(body, code)}`);
       } finally {

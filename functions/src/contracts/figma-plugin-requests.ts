@@ -30,6 +30,7 @@ export const registerSessionSchema = sessionContextSchema.extend({
 export type RegisterSession = z.input<typeof registerSessionSchema>;
 
 export const commandsQuerySchema = z.object({ room: roomId });
+export type CommandsQuery = z.input<typeof commandsQuerySchema>;
 
 export const heartbeatSchema = z.object({
   roomId,
@@ -46,5 +47,7 @@ export const resultSchema = z.object({
   result: z.unknown().optional(),
   error: z.object({ code: z.string().max(40).optional(), message: z.string().max(2000) }).optional(),
 });
+export type ResultRequest = z.input<typeof resultSchema>;
 
 export const closeSchema = z.object({ roomId });
+export type CloseRequest = z.input<typeof closeSchema>;

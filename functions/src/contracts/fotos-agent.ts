@@ -40,6 +40,9 @@ export type Monitor = z.infer<typeof monitorSchema>;
 export const sessionIdSchema = z.string().regex(/^[A-Za-z0-9-]{8,64}$/);
 export const requestIdSchema = z.string().regex(/^[A-Za-z0-9-]{1,64}$/);
 
+/** How often the agent reports when it does not say (the schema's default, and the agent's). */
+export const DEFAULT_HEARTBEAT_MS = 10_000;
+
 /** What the agent reports at register and with every heartbeat. */
 export const agentReportSchema = z.object({
   sessionId: sessionIdSchema,
@@ -48,7 +51,7 @@ export const agentReportSchema = z.object({
   display: z.boolean(),
   monitors: z.array(monitorSchema).max(16),
   paused: z.boolean().default(false),
-  heartbeatMs: z.number().int().min(250).max(300_000).default(10_000),
+  heartbeatMs: z.number().int().min(250).max(300_000).default(DEFAULT_HEARTBEAT_MS),
 });
 export type AgentReport = z.output<typeof agentReportSchema>;
 
@@ -86,18 +89,21 @@ export interface UploadedCapture {
   answered?: boolean;
 }
 
+/** What redaction finds (domains/fotos/pii/), and the re-check's outcome: OCR of the redacted image read no PII, found more (covered too), or nothing was found at all. */
+export const PII_TYPES = ["email", "phone", "ssn", "credit_card", "api_key", "ip_address"] as const;
+export const RECHECK = ["clean", "found_more", "not_needed"] as const;
+
+/** One item found, as a box in the screenshot's pixels (never the text itself). */
+export const detectionSchema = z.object({ type: z.enum(PII_TYPES), x: z.number(), y: z.number(), w: z.number(), h: z.number() });
+
 /**
  * An upload's ?redaction=: set when the computer redacted the image before the upload, with what it
- * found and covered (types and boxes, never the text) and the re-check's outcome, as JSON
- * (redactionParam); domains/fotos/schema.ts checks its content.
+ * found and covered and the re-check's outcome, as JSON (redactionParam).
  */
+export const deviceRedactionSchema = z.object({ detections: z.array(detectionSchema).max(2000), recheck: z.enum(RECHECK) });
+export type DeviceRedactionReport = z.input<typeof deviceRedactionSchema>;
+export const redactionParam = (r: DeviceRedactionReport): string => JSON.stringify({ detections: r.detections, recheck: r.recheck } satisfies DeviceRedactionReport);
 const redaction = z.string().max(400_000).optional();
-
-export interface DeviceRedactionReport {
-  detections: readonly { type: string; x: number; y: number; w: number; h: number }[];
-  recheck: string;
-}
-export const redactionParam = (r: DeviceRedactionReport): string => JSON.stringify({ detections: r.detections, recheck: r.recheck });
 
 /** The upload's query (values as query strings carry them). */
 export const uploadQuerySchema = z.object({ request: requestIdSchema, redaction });
@@ -110,9 +116,28 @@ export const localCaptureQuerySchema = z.object({
   window_title: z.string().trim().min(1).max(200).optional(),
   redaction,
 });
-export type LocalCaptureQuery = {
-  mode: CaptureMode;
-  monitor_index?: string;
-  window_title?: string;
-  redaction?: string;
-};
+/** POST /captures' query as the agent sends it: the schema's keys, values as strings. */
+export type LocalCaptureQuery = { mode: CaptureMode } & { [K in Exclude<keyof z.input<typeof localCaptureQuerySchema>, "mode">]?: string };
+
+/** POST /captures' answer: the stored screenshot's id and its metadata (ScreenshotMeta, domains/fotos/screenshots.ts). */
+export interface LocalCaptured {
+  screenshot_id: string;
+}
+
+interface Call<Body, Answer, Query = never> {
+  body: Body;
+  answer: Answer;
+  query: Query;
+}
+type Ok = { ok: true };
+
+/** Each route a desktop agent calls, with its body, query and answer: the agent's calls are typed by it. */
+export interface AgentCalls {
+  [AGENT_ROUTES.register]: Call<z.input<typeof agentReportSchema>, AgentRegistered>;
+  [AGENT_ROUTES.heartbeat]: Call<z.input<typeof agentReportSchema>, Ok>;
+  [AGENT_ROUTES.offline]: Call<z.input<typeof offlineSchema>, Ok>;
+  [AGENT_ROUTES.claim]: Call<z.input<typeof claimSchema>, ClaimedCapture>;
+  [AGENT_ROUTES.upload]: Call<undefined, UploadedCapture, UploadQuery>;
+  [AGENT_ROUTES.fail]: Call<z.input<typeof failSchema>, Ok & { status?: string }>;
+  [LOCAL_CAPTURE_PATH]: Call<undefined, LocalCaptured, LocalCaptureQuery>;
+}

@@ -23,6 +23,13 @@ export const WELL_KNOWN = {
 /** RFC 8628's grant type, with which a device exchanges its device code at the token endpoint. */
 export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 
+/** What a device sends to the device authorization endpoint (RFC 8628 §3.1, and the name the pairing page shows). */
+export interface DeviceAuthorizationRequest {
+  client_id: string;
+  /** How the person will recognise the device on the pairing page and on /apps. */
+  device_name?: string;
+}
+
 /** The device authorization endpoint's answer (RFC 8628 §3.2). */
 export interface DeviceAuthorizationResponse {
   device_code: string;

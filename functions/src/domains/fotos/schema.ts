@@ -2,11 +2,12 @@
 import { z } from "zod";
 import type { OcrResult } from "../../platform/ocr.js";
 import { SCREENSHOT_MODES } from "./screenshots.js";
-import { PII_TYPES, RECHECK, REDACTED_WHERE, type RedactionInfo } from "./pii/types.js";
+import { RECHECK, REDACTED_WHERE, type RedactionInfo } from "./pii/types.js";
+import { detectionSchema, deviceRedactionSchema } from "../../contracts/fotos-agent.js";
 import { invalidInput } from "../../core/errors.js";
 import { inputError } from "../../mcp/validation.js";
 
-export const detectionSchema = z.object({ type: z.enum(PII_TYPES), x: z.number(), y: z.number(), w: z.number(), h: z.number() });
+export { detectionSchema };
 export const redactionSchema = z.object({
   where: z.enum(REDACTED_WHERE).describe("device: redacted on the user's computer before upload (the unredacted image never left it); function: a redacted copy made by auto_redact_pii"),
   detections: z.array(detectionSchema).describe("What was covered: type and box (pixels), never the text"),
@@ -27,9 +28,7 @@ export const screenshotMetaSchema = z.object({
   redaction: redactionSchema.optional().describe("Set when PII was redacted"),
 });
 
-/** An upload's ?redaction=<JSON>: what the user's computer found and covered before the upload (types and boxes, never the text). */
-const deviceRedactionQuery = z.object({ detections: z.array(detectionSchema).max(2000), recheck: z.enum(RECHECK) });
-
+/** An upload's ?redaction=<JSON> (contracts/fotos-agent.ts): what the computer found and covered before the upload. */
 export function deviceRedaction(raw: unknown): RedactionInfo | undefined {
   if (raw === undefined) return undefined;
   let json: unknown;
@@ -38,7 +37,7 @@ export function deviceRedaction(raw: unknown): RedactionInfo | undefined {
   } catch {
     throw invalidInput("redaction must be JSON: {detections: [{type, x, y, w, h}], recheck}");
   }
-  const parsed = deviceRedactionQuery.safeParse(json);
+  const parsed = deviceRedactionSchema.safeParse(json);
   if (!parsed.success) throw inputError(parsed.error);
   return { where: "device", ...parsed.data };
 }

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { Timestamp, type DocumentSnapshot, type Transaction } from "firebase-admin/firestore";
 import { envNumber } from "../../../core/env.js";
 import { firestore } from "../../../platform/firebase.js";
-import type { AgentReport, CaptureMode, Monitor } from "../../../contracts/fotos-agent.js";
+import { DEFAULT_HEARTBEAT_MS, type AgentReport, type CaptureMode, type Monitor } from "../../../contracts/fotos-agent.js";
 
 export const AGENTS = "fotosAgents";
 export const REQUESTS = "fotosCaptureRequests";
@@ -75,7 +75,7 @@ export function toAgent(snap: DocumentSnapshot): Agent {
     online: d.online === true,
     lastSeenAt: date(d.lastSeenAt),
     lastActiveAt: date(d.lastActiveAt),
-    heartbeatMs: typeof d.heartbeatMs === "number" ? d.heartbeatMs : 10_000,
+    heartbeatMs: typeof d.heartbeatMs === "number" ? d.heartbeatMs : DEFAULT_HEARTBEAT_MS,
     sessionId: String(d.sessionId ?? ""),
   };
 }

@@ -8,7 +8,8 @@ import { parseInput } from "../../../mcp/validation.js";
 import { QUOTAS, useQuota } from "../../../platform/quota.js";
 import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
 import { deviceRedaction } from "../schema.js";
-import { LOCAL_CAPTURE_PATH, localCaptureQuerySchema } from "../../../contracts/fotos-agent.js";
+import { LOCAL_CAPTURE_PATH, localCaptureQuerySchema, type LocalCaptured } from "../../../contracts/fotos-agent.js";
+import type { ScreenshotMeta } from "../screenshots.js";
 import { settingsDoc } from "../cloud.js";
 import { settingsFrom } from "../settings.js";
 import { conflict } from "../../../core/errors.js";
@@ -35,6 +36,6 @@ export const localCaptureRoute = route({
       ...(mode === "monitor" ? { monitorIndex: monitor_index ?? 0 } : {}),
       ...(mode === "window" && window_title ? { windowTitle: window_title } : {}),
     });
-    return { status: 201, body: { screenshot_id: meta.id, ...meta } };
+    return { status: 201, body: { screenshot_id: meta.id, ...meta } satisfies LocalCaptured & ScreenshotMeta };
   },
 });

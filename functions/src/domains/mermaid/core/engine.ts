@@ -10,6 +10,7 @@ import { installMermaidPatch } from "./mermaid-patch.js";
 import { createSanitizer, type Sanitizer } from "./sanitize.js";
 import { htmlLabelsToText } from "./text-labels.js";
 import { describeRenderError, describeSyntaxError, isDiagramError } from "./syntax-error.js";
+import { seededRandom } from "../../../core/random.js";
 
 type Mermaid = typeof import("mermaid").default;
 
@@ -109,18 +110,6 @@ async function parse(code: string): Promise<VerifyOutcome> {
 function cleanup(): void {
   const body = document.body;
   while (body.firstChild) body.removeChild(body.firstChild);
-}
-
-/** mulberry32: a small, fast PRNG; quality is irrelevant here, repeatability is the point. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 async function renderOnce(code: string, theme: Theme): Promise<{ svg: string; diagramType: string }> {
