@@ -271,6 +271,27 @@ describe("6. sign-in limits slow a guesser without locking the owner out", () =>
     }
     expect(await (await postSignIn(emailFor(user.uid), TEST_PASSWORD, address())).text()).toMatch(/Too many attempts\. Try again in/);
   }, 300_000);
+
+  test("sign-in links asked for someone from elsewhere use up the asker's allowance, not the owner's; the account has a ceiling", async () => {
+    const user = await createUser();
+    const askLink = async (from: Record<string, string>) => {
+      const { cookie, csrf } = await signInForm(from);
+      const res = await fetch(oauthUrl("/signin/email-link"), {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...from },
+        body: new URLSearchParams({ email: emailFor(user.uid), next: "/apps", csrf }).toString(),
+      });
+      return `${res.status} ${await res.text()}`;
+    };
+    const stranger = address();
+    for (let i = 0; i < 3; i++) expect(await askLink(stranger)).toMatch(/^200 [\s\S]*Check your email/);
+    expect(await askLink(stranger)).toMatch(/^429 [\s\S]*Too many sign-in links requested\. Try again in \d+ minutes\./);
+    // The owner, from their own address, still gets a link.
+    expect(await askLink(address())).toMatch(/^200 [\s\S]*Check your email/);
+    // Spread over addresses, the account's ceiling (10 an hour) still holds: no flooded inbox.
+    for (let i = 0; i < 6; i++) expect(await askLink(address())).toMatch(/^200 /);
+    expect(await askLink(address())).toMatch(/^429 [\s\S]*Too many sign-in links requested/);
+  }, 120_000);
 });
 
 describe("8. cost per person is bounded", () => {

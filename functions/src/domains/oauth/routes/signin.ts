@@ -50,6 +50,15 @@ const PASSWORD_FAILURES = (req: HttpRequest, email: string): Limit[] => [
   { bucket: "signin-account", limit: 100, windowSeconds: 600, key: email },
 ];
 
+// Sign-in emails are limited per address, per account from one address, and per account from
+// everywhere with a higher ceiling: a stranger asking for links to someone's address uses up their
+// own allowance, not the owner's, and cannot fill an inbox.
+const EMAIL_LINKS = (req: HttpRequest, email: string): Limit[] => [
+  { bucket: "email-link", limit: 10, windowSeconds: 3600 },
+  { bucket: "email-link-account-address", limit: 3, windowSeconds: 3600, key: `${email}\n${req.clientIp}` },
+  { bucket: "email-link-account", limit: 10, windowSeconds: 3600, key: email },
+];
+
 async function finish(req: HttpRequest, next: string, result: SignInResult, failure: string, email?: string): Promise<HttpReply> {
   if (!result.ok) return form(req, next, failure, email);
   return redirect(`${req.baseUrl}${safeNext(next)}`, { "set-cookie": await startSession(result.idToken, req.baseUrl) });
@@ -83,8 +92,8 @@ export const signInRoutes = [
     const refused = forged(req, f);
     if (refused) return refused;
     if (!methods().has("email-link") || !f.email) return form(req, next, "Enter your email to get a sign-in link.");
-    const wait = await limited(req, { bucket: "email-link", limit: 10, windowSeconds: 3600 }, { bucket: "email-link-account", limit: 3, windowSeconds: 3600, key: f.email.toLowerCase() });
-    if (wait) return form(req, next, `Too many sign-in links requested. Try again in ${wait} seconds.`, f.email);
+    const wait = await limited(req, ...EMAIL_LINKS(req, f.email.toLowerCase()));
+    if (wait) return form(req, next, `Too many sign-in links requested. Try again in ${waitText(wait)}.`, f.email, 429);
     const state = randomBytes(16).toString("hex");
     await pending().doc(state).create({ email: f.email, next, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(3600) });
     const sent = await sendSignInLink(f.email, `${req.baseUrl}/signin/email-link?state=${state}`);
