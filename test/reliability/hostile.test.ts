@@ -5,9 +5,9 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { createUser } from "../support/emulators.js";
 import { rawPost } from "../support/mcp.js";
 
-const DOMAINS = ["mermaid", "dermal", "knowledge"] as const;
+const DOMAINS = ["mermaid", "dermal", "knowledge", "fotos", "figma"] as const;
 type Domain = (typeof DOMAINS)[number];
-const headers: Record<Domain, Record<string, string>> = { mermaid: {}, dermal: {}, knowledge: {} };
+const headers: Record<Domain, Record<string, string>> = { mermaid: {}, dermal: {}, knowledge: {}, fotos: {}, figma: {} };
 const MCP = { accept: "application/json, text/event-stream" };
 
 beforeAll(async () => {
@@ -23,6 +23,8 @@ const someTool: Record<Domain, { name: string; field: string }> = {
   mermaid: { name: "verify", field: "code" },
   dermal: { name: "get_user_status", field: "uid" },
   knowledge: { name: "get_related_chunks", field: "chunk_id" },
+  fotos: { name: "ocr_screenshot", field: "screenshot_id" },
+  figma: { name: "get_node_info", field: "nodeId" },
 };
 
 /** The JSON-RPC message of a JSON or single-event SSE response. */
@@ -149,10 +151,14 @@ const idCases: { domain: Domain; tool: string; args: Record<string, unknown>; sa
   { domain: "knowledge", tool: "search_semantic", args: { query: "x", date_from: "2024-02-30" }, says: /date_from must be a date \(YYYY-MM-DD\) or an ISO 8601 timestamp with a time zone/ },
   { domain: "knowledge", tool: "search_semantic", args: { query: "x", date_to: "2024-13-01" }, says: /date_to must be a date \(YYYY-MM-DD\) or an ISO 8601 timestamp with a time zone/ },
   { domain: "mermaid", tool: "verify", args: { code: "x".repeat(900_000) }, says: /\(4\d\d\)/ },
+  { domain: "fotos", tool: "ocr_screenshot", args: { screenshot_id: "../../etc/passwd" }, says: /^Error: Screenshot not found: "\.\.\/\.\.\/etc\/passwd"\. list_screenshots shows the ids of your screenshots \(404\)$/ },
+  { domain: "fotos", tool: "annotate_screenshot", args: { screenshot_id: "x".repeat(10_000), annotations: [] }, says: /screenshot_id must be at most 100 characters/ },
+  { domain: "figma", tool: "get_node_info", args: { nodeId: "__proto__" }, says: /nodeId must be a Figma node id such as "12:34"/ },
+  { domain: "figma", tool: "get_nodes_info", args: { nodeIds: Array.from({ length: 10_000 }, () => "1:2") }, says: /nodeIds must have at most \d+ items/ },
 ];
 
 describe("ids, sizes and dates are refused up front with the sentence that says what they must be", () => {
-  test.each(idCases)("$domain $tool $args.uid$args.sessionId$args.chunk_id$args.from$args.to$args.date_from$args.date_to", async (c) => {
+  test.each(idCases)("$domain $tool $args.uid$args.sessionId$args.chunk_id$args.from$args.to$args.date_from$args.date_to$args.nodeId$args.screenshot_id", async (c) => {
     const args = JSON.stringify(c.args).replace(/\\ud800/g, "\\ud800"); // JSON.stringify escapes lone surrogates
     const answer = await send(c.domain, call(c.tool, args));
     expect(answer.status).toBe(200);
