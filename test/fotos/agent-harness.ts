@@ -7,7 +7,10 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { functionUrl } from "../support/emulators.js";
+import type { Client } from "@modelcontextprotocol/client";
+import { createUser, functionUrl, idTokenFor, type TestUser } from "../support/emulators.js";
+import { confirmUserCode } from "../support/devices.js";
+import { connect } from "../support/mcp.js";
 
 const run = promisify(execFile);
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -258,6 +261,31 @@ export async function pairAgent(home: string, name: string, confirm: (userCode: 
   await pairing.waitForOutput(/Paired as "/);
   const status = await new Promise<number | null>((r) => (pairing.proc.exitCode !== null ? r(pairing.proc.exitCode) : pairing.proc.once("exit", r)));
   if (status !== 0) throw new Error(`pairing failed:\n${pairing.output()}`);
+}
+
+export interface PairedAgent {
+  user: TestUser;
+  home: string;
+  agent: AgentProcess;
+  /** The person's MCP client of the fotos function. */
+  client: Client;
+}
+
+/**
+ * A new person whose computer runs the agent on `display`, paired as `deviceName` (the real device
+ * flow), and their MCP client of fotos; what must be stopped afterwards goes on `cleanups`.
+ */
+export async function pairedAgent(deviceName: string, display: string, cleanups: (() => unknown)[]): Promise<PairedAgent> {
+  const user = await createUser();
+  const home = newAgentHome();
+  await pairAgent(home, deviceName, (code) => confirmUserCode(user, code));
+  // Confirming a pairing signs the person in with a password, which revokes their earlier ID tokens.
+  user.token = await idTokenFor(user.uid);
+  const agent = await runAgent(home, display);
+  cleanups.push(() => agent.stop());
+  const client = await connect("fotos", { token: user.token });
+  cleanups.push(() => client.close());
+  return { user, home, agent, client };
 }
 
 /** `fotos-agent run` on `display` (or with no display at all), heartbeats every 2 s. */

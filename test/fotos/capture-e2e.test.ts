@@ -15,6 +15,7 @@ import {
   newAgentHome,
   openWindow,
   pairAgent,
+  pairedAgent,
   runAgent,
   startProxy,
   startTwoMonitorDisplay,
@@ -61,15 +62,8 @@ beforeAll(async () => {
   cleanups.push(() => x.stop());
   win = await openWindow(x.display, WINDOW_TITLE, WINDOW_TEXT);
   cleanups.push(() => win.close());
-  [alice, bob] = await Promise.all([createUser(), createUser()]);
-  aliceHome = newAgentHome();
-  await pairAgent(aliceHome, "alice-laptop", (code) => confirmUserCode(alice, code));
-  // Confirming a pairing signs the user in with a password, which revokes their earlier ID tokens.
-  alice.token = await idTokenFor(alice.uid);
-  agent = await runAgent(aliceHome, x.display);
-  cleanups.push(() => agent.stop());
-  client = await connect("fotos", { token: alice.token });
-  cleanups.push(() => client.close());
+  bob = await createUser();
+  ({ user: alice, home: aliceHome, agent, client } = await pairedAgent("alice-laptop", x.display, cleanups));
 }, 300_000);
 
 // A failed test shows what the agent printed (its log says what it saw and did).

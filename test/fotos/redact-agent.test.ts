@@ -6,10 +6,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { Timestamp } from "firebase-admin/firestore";
-import { adminDb, createUser, functionUrl, idTokenFor, type TestUser } from "../support/emulators.js";
-import { callTool, connect, textOf } from "../support/mcp.js";
-import { confirmUserCode, pairDevice } from "../support/devices.js";
-import { ensureX11Packages, newAgentHome, openWindow, pairAgent, runAgent, startXvfb, type AgentProcess, type XDisplay } from "./agent-harness.js";
+import { adminDb, createUser, functionUrl, type TestUser } from "../support/emulators.js";
+import { callTool, textOf } from "../support/mcp.js";
+import { pairDevice } from "../support/devices.js";
+import { ensureX11Packages, openWindow, pairedAgent, startXvfb, type AgentProcess, type XDisplay } from "./agent-harness.js";
 import { ensureTesseractCli, isReadable, readEverything } from "./redact-render.js";
 
 const TITLE = "Fotos Redact Window - customer 0815";
@@ -52,14 +52,7 @@ beforeAll(async () => {
   cleanups.push(() => x.stop());
   const win = await openWindow(x.display, TITLE, TEXT, "70x10+60+60");
   cleanups.push(() => win.close());
-  alice = await createUser();
-  const home = newAgentHome();
-  await pairAgent(home, "alice-desktop", (code) => confirmUserCode(alice, code));
-  alice.token = await idTokenFor(alice.uid);
-  agent = await runAgent(home, x.display);
-  cleanups.push(() => agent.stop());
-  client = await connect("fotos", { token: alice.token });
-  cleanups.push(() => client.close());
+  ({ user: alice, agent, client } = await pairedAgent("alice-desktop", x.display, cleanups));
 }, 300_000);
 
 afterEach((ctx) => {
