@@ -12,6 +12,7 @@ import { backoff, FotosApi, RefusedError, RevokedError, sleep } from "./api.js";
 import { loadState, saveState, statePath, type Credentials } from "./config.js";
 import { captureFullscreen, captureMonitor, captureWindow, CaptureError, hasDisplay, listMonitors, NO_DISPLAY, type Monitor } from "./screens.js";
 import { AGENT_VERSION } from "./version.js";
+import { safeDeviceName } from "../../functions/src/core/device-name.js";
 import { AGENT_ROUTES, DEFAULT_HEARTBEAT_MS, redactionParam, type AgentReport, type ClaimedCapture, type UploadQuery } from "../../functions/src/contracts/fotos-agent.js";
 import { redactionInfo, redactScreenshot } from "../../functions/src/domains/fotos/pii/redact-screen.js";
 import { summarize } from "../../functions/src/domains/fotos/pii/summary.js";
@@ -58,8 +59,9 @@ export class Agent {
     this.log = opts.log ?? ((line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`));
   }
 
+  /** The device's name as the server keeps it (also for credentials saved before pairing held names to that rule). */
   get name(): string {
-    return this.opts.creds.deviceName;
+    return safeDeviceName(this.opts.creds.deviceName, "Fotos agent");
   }
 
   private setStatus(patch: Partial<AgentStatus>): void {

@@ -4,6 +4,7 @@
 import { hostname } from "node:os";
 import { awaitConfirmation, discoverEndpoints, requestDeviceCode, type DeviceClient } from "../../functions/src/contracts/device-flow.js";
 import type { DeviceClientId } from "../../functions/src/core/catalog.js";
+import { safeDeviceName } from "../../functions/src/core/device-name.js";
 import { saveCredentials, type Credentials } from "./config.js";
 
 export const CLIENT_ID = "fotos-agent" satisfies DeviceClientId;
@@ -34,7 +35,8 @@ export async function pair(opts: PairOptions): Promise<Credentials> {
   const server = opts.server.replace(/\/+$/, "");
   const client = deviceClient(opts.clientId ?? CLIENT_ID, server);
   const endpoints = await discoverEndpoints(server);
-  const deviceName = opts.name ?? defaultDeviceName();
+  // The name as the server keeps it (core/device-name.ts), so the agent's own sentences use the same.
+  const deviceName = safeDeviceName(opts.name, defaultDeviceName());
   const code = await requestDeviceCode(endpoints, client, deviceName);
   (opts.show ?? showOnConsole)(code.userCode, code.verificationUri, code.verificationUriComplete);
   const paired = await awaitConfirmation(endpoints, client, code, opts.signal ? { signal: opts.signal } : {});
@@ -52,7 +54,7 @@ export async function pair(opts: PairOptions): Promise<Credentials> {
   return creds;
 }
 
-export const defaultDeviceName = () => `Fotos agent on ${hostname()}`;
+export const defaultDeviceName = () => safeDeviceName(`Fotos agent on ${hostname()}`, "Fotos agent");
 
 function showOnConsole(userCode: string, url: string, urlComplete: string): void {
   process.stdout.write(

@@ -4,10 +4,13 @@
 // sentences each failure ends in.
 import { describe, expect, test } from "vitest";
 import { AccessTokens, awaitConfirmation, DeviceFlowError, discoverEndpoints, requestDeviceCode } from "../../functions/src/contracts/device-flow.js";
-import { deviceClient } from "../../desktop-agent/src/pairing.js";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { deviceClient, pair } from "../../desktop-agent/src/pairing.js";
 import { PLUGIN_CLIENT } from "../../figma-plugin/src/pairing.js";
 import { OAUTH_PATHS } from "../../functions/src/contracts/oauth.js";
-import { createUser, functionUrl } from "../support/emulators.js";
+import { adminDb, createUser, functionUrl } from "../support/emulators.js";
 import { confirmUserCode, oauthUrl } from "../support/devices.js";
 
 // The clients as the plugin and the agent use them, so the sentences tested are the ones people see.
@@ -119,4 +122,21 @@ test("unpaired: the next token request says the device is no longer paired and h
   const err = await refusal(tokens.get());
   expect(err.revoked).toBe(true);
   expect(err.message).toBe("This plugin is no longer paired (this device was unpaired): click “Pair with my account” to pair it again");
+});
+
+test("`fotos-agent pair` keeps the name the server keeps: markup and quotes in a chosen name never reach a sentence", async () => {
+  const user = await createUser();
+  const path = join(mkdtempSync(join(tmpdir(), "fotos-pair-")), "credentials.json");
+  let confirming: Promise<void> | undefined;
+  const creds = await pair({
+    server: functionUrl("fotos"),
+    name: 'Bob\'s "work" <PC>\n',
+    path,
+    show: (userCode) => void (confirming = confirmUserCode(user, userCode)),
+  });
+  await confirming;
+  const server = (await adminDb().collection("devices").doc(creds.deviceId).get()).get("name");
+  expect(creds.deviceName).toBe("Bob's work PC");
+  expect(server).toBe(creds.deviceName);
+  expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ deviceName: "Bob's work PC", clientId: "fotos-agent", server: functionUrl("fotos") });
 });
