@@ -11,6 +11,8 @@ import { adminDb, createUser, type TestUser } from "../support/emulators.js";
 import { callTool, connect, textOf } from "../support/mcp.js";
 import { createEmbedder, type Embedder } from "../../functions/src/platform/embeddings.js";
 import { importFiles, type ImportOptions, type ProgressEvent } from "../../functions/src/domains/knowledge/ingest/import.js";
+import { term } from "../../functions/src/domains/knowledge/lexical.js";
+import { INDEX_FULL, shardOf, shardRef } from "../../functions/src/domains/knowledge/postings.js";
 
 let embedder: Embedder;
 const clients: Client[] = [];
@@ -220,5 +222,43 @@ describe("the stats summary adds up whatever the order", () => {
       ]);
       expect(s.authors).toEqual([{ name: "Tess Tagger", chunks: 2 }]);
     }
+  });
+});
+
+describe("a full word index", () => {
+  test("the import that would pass 1 MiB in a shard fails with the sentence, keeps the old version, and search keeps working", async () => {
+    const user = await createUser();
+    const d = await dir();
+    const file = join(d, "note.md");
+    const opts: ImportOptions = { db: adminDb(), uid: user.uid, embedder };
+    await writeFile(file, "---\ntitle: Field Note\n---\nThe heron waits by the river at dawn.\n");
+    expect((await importFiles([file], opts)).failed).toBe(0);
+    const before = (await items(user.uid)).docs.map((x) => x.get("content"));
+
+    // The shard that the edited text's rare word lands in is filled to within a few bytes of
+    // Firestore's 1 MiB (the largest filler that still fits: less than one posting of room).
+    const rare = term("zebrafish", "en")!;
+    const shard = shardRef(adminDb(), user.uid, shardOf(rare));
+    const fits = (n: number) => shard.set({ filler: "x".repeat(n) }, { merge: true }).then(() => true, () => false);
+    let low = 1_000_000;
+    let high = 1_048_576;
+    expect(await fits(low)).toBe(true);
+    while (high - low > 8) {
+      const mid = Math.floor((low + high) / 2);
+      if (await fits(mid)) low = mid;
+      else high = mid;
+    }
+    expect(await fits(low)).toBe(true);
+    await writeFile(file, "---\ntitle: Field Note\n---\nThe heron waits by the river at dawn, watching zebrafish.\n");
+    const report = await importFiles([file], opts);
+    expect(report.failed).toBe(1);
+    expect(report.files[0]!.error).toContain(INDEX_FULL);
+    // The old version stays whole, and is still found by its words.
+    expect((await items(user.uid)).docs.map((x) => x.get("content"))).toEqual(before);
+    const c = await connect("knowledge", { token: user.token });
+    clients.push(c);
+    const found = await callTool(c, "search_semantic", { query: "heron", mode: "lexical" });
+    expect(found.isError, textOf(found)).toBeFalsy();
+    expect((found.structuredContent as { results: { full_content: string }[] }).results.map((r) => r.full_content)).toEqual(before);
   });
 });

@@ -22,7 +22,8 @@ const POSTINGS_PER_BATCH = 50_000;
 /** A shard past Firestore's 1 MiB per document (see docs/knowledge.md, "Capacity"): the document's switch is not made. */
 export const INDEX_FULL =
   "The word index of this knowledge base is full (one of its shards would pass Firestore's 1 MiB per document); this document was not imported. Remove documents you no longer need, or import into another user";
-const tooLarge = (e: unknown) => /maximum allowed size|exceeds.*size|too large/i.test((e as Error)?.message ?? "");
+/** Firestore says "exceeds the maximum allowed size", its emulator "maximum entity size is 1048576 bytes". */
+const tooLarge = (e: unknown) => /maximum (allowed|entity) size|exceeds.*size|too large/i.test((e as Error)?.message ?? "");
 
 export interface Posting {
   weight: number;
