@@ -10,8 +10,8 @@
 // OCR or the MCP server (build.mjs splits them into chunks).
 import { FotosApi, RevokedError } from "./api.js";
 import { autostartEnabled, autostartPath, disableAutostart, enableAutostart } from "./autostart.js";
-import { credentialsPath, loadCredentials, loadState, mcpCredentialsPath, saveState } from "./config.js";
-import { MCP_CLIENT_ID, pair } from "./pairing.js";
+import { credentialsPath, loadCredentials, loadState, mcpCredentialsPath, saveState, type Credentials } from "./config.js";
+import { MCP_CLIENT_ID, pair, type PairOptions } from "./pairing.js";
 import { startTray } from "./tray.js";
 import { AGENT_VERSION } from "./version.js";
 
@@ -34,8 +34,26 @@ const USAGE = `fotos-agent ${AGENT_VERSION}
 Credential file: ${credentialsPath()} (FOTOS_AGENT_HOME moves it)
 `;
 
-const mcpStatus = () =>
-  `mcp: ${loadCredentials(mcpCredentialsPath()) ? `paired for bridged mode (${mcpCredentialsPath()})` : "standalone only (not paired: fotos-agent mcp pair --server <fotos URL>)"}`;
+const mcpStatus = (server = "<fotos URL>") =>
+  `mcp: ${loadCredentials(mcpCredentialsPath()) ? `paired for bridged mode (${mcpCredentialsPath()})` : `standalone only (not paired: fotos-agent mcp pair --server ${server})`}`;
+
+/** Pairs until confirmed; Ctrl-C cancels (nothing is saved) and says so. */
+async function pairOnConsole(opts: Omit<PairOptions, "signal">): Promise<Credentials> {
+  const cancel = new AbortController();
+  const onInterrupt = () => cancel.abort();
+  process.once("SIGINT", onInterrupt);
+  try {
+    return await pair({ ...opts, signal: cancel.signal });
+  } catch (err) {
+    if (cancel.signal.aborted) {
+      process.stderr.write("fotos-agent: pairing cancelled; nothing was saved\n");
+      process.exit(130);
+    }
+    throw err;
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
+}
 
 function needCreds() {
   const creds = loadCredentials();
@@ -53,7 +71,7 @@ async function main(argv: string[]): Promise<void> {
       const server = flag(args, "server") ?? process.env.FOTOS_SERVER;
       if (!server) throw new Error("--server <fotos URL> is required, e.g. https://us-central1-<project>.cloudfunctions.net/fotos");
       const name = flag(args, "name");
-      const creds = await pair({ server, ...(name ? { name } : {}) });
+      const creds = await pairOnConsole({ server, ...(name ? { name } : {}) });
       process.stdout.write(`Paired as "${creds.deviceName}" (device ${creds.deviceId}). Credential saved to ${credentialsPath()}.\n`);
       if (args.includes("--autostart")) process.stdout.write(`Autostart entry written: ${enableAutostart()}\n`);
       process.stdout.write("Start capturing with: fotos-agent run\n");
@@ -71,6 +89,7 @@ async function main(argv: string[]): Promise<void> {
         stopping = true;
         await agent.stop();
         await tray?.close();
+        process.stdout.write(`${new Date().toISOString()} stopped\n`);
         process.exit(code);
       };
       process.on("SIGINT", () => void shutdown());
@@ -91,7 +110,7 @@ async function main(argv: string[]): Promise<void> {
       try {
         await new FotosApi(creds).refresh();
       } catch (err) {
-        server = err instanceof RevokedError ? "credential REVOKED: pair again" : `server unreachable (${(err as Error).message})`;
+        server = err instanceof RevokedError ? `credential REVOKED. ${err.message}` : `server unreachable (${(err as Error).message})`;
         process.exitCode = 1;
       }
       process.stdout.write(
@@ -101,7 +120,7 @@ async function main(argv: string[]): Promise<void> {
           `captures: ${loadState().paused ? "paused" : "active"}`,
           `autostart: ${autostartEnabled() ? autostartPath() : "off"}`,
           `credential file: ${credentialsPath()}`,
-          mcpStatus(),
+          mcpStatus(creds.server),
           "",
         ].join("\n"),
       );
@@ -122,7 +141,7 @@ async function main(argv: string[]): Promise<void> {
         const server = flag(args, "server") ?? process.env.FOTOS_SERVER;
         if (!server) throw new Error("--server <fotos URL> is required, e.g. https://us-central1-<project>.cloudfunctions.net/fotos");
         const name = flag(args, "name");
-        const creds = await pair({ server, clientId: MCP_CLIENT_ID, path: mcpCredentialsPath(), ...(name ? { name } : {}) });
+        const creds = await pairOnConsole({ server, clientId: MCP_CLIENT_ID, path: mcpCredentialsPath(), ...(name ? { name } : {}) });
         process.stdout.write(`Paired "${creds.deviceName}" for AI apps on this computer. Credential saved to ${mcpCredentialsPath()}.\n`);
         process.stdout.write("`fotos-agent mcp` now works with your fotos function (bridged) whenever it is reachable.\n");
         return;

@@ -34,11 +34,11 @@ export interface PairOptions {
 export async function pair(opts: PairOptions): Promise<Credentials> {
   const server = opts.server.replace(/\/+$/, "");
   const client = deviceClient(opts.clientId ?? CLIENT_ID, server);
-  const endpoints = await discoverEndpoints(server);
+  const endpoints = await discoverEndpoints(server, { expected: "fotos" });
   // The name as the server keeps it (core/device-name.ts), so the agent's own sentences use the same.
-  const deviceName = safeDeviceName(opts.name, defaultDeviceName());
+  const deviceName = safeDeviceName(opts.name, defaultDeviceName(client.clientId));
   const code = await requestDeviceCode(endpoints, client, deviceName);
-  (opts.show ?? showOnConsole)(code.userCode, code.verificationUri, code.verificationUriComplete);
+  (opts.show ?? showOnConsole(client.clientId))(code.userCode, code.verificationUri, code.verificationUriComplete);
   const paired = await awaitConfirmation(endpoints, client, code, opts.signal ? { signal: opts.signal } : {});
   const creds: Credentials = {
     server: paired.resource ?? server,
@@ -54,11 +54,16 @@ export async function pair(opts: PairOptions): Promise<Credentials> {
   return creds;
 }
 
-export const defaultDeviceName = () => safeDeviceName(`Fotos agent on ${hostname()}`, "Fotos agent");
+/** The name /apps shows when none is given: which grant, on which computer. */
+export const defaultDeviceName = (clientId: string = CLIENT_ID) =>
+  clientId === MCP_CLIENT_ID ? safeDeviceName(`AI apps on ${hostname()}`, "AI apps") : safeDeviceName(`Fotos agent on ${hostname()}`, "Fotos agent");
 
-function showOnConsole(userCode: string, url: string, urlComplete: string): void {
-  process.stdout.write(
-    `\nTo pair this computer with your account, open\n\n    ${urlComplete}\n\n` +
-      `and confirm the code\n\n    ${userCode}\n\n(or open ${url} and enter the code). Waiting…\n`,
-  );
-}
+const showOnConsole =
+  (clientId: string) =>
+  (userCode: string, url: string, urlComplete: string): void => {
+    const what = clientId === MCP_CLIENT_ID ? "let AI apps on this computer use your Fotos (fotos-agent mcp)" : "pair this computer's Fotos agent with your account";
+    process.stdout.write(
+      `\nTo ${what}, open\n\n    ${urlComplete}\n\n` +
+        `and confirm the code\n\n    ${userCode}\n\n(or open ${url} and enter the code). Waiting… (Ctrl-C cancels)\n`,
+    );
+  };

@@ -210,13 +210,16 @@ export interface AgentProcess {
   home: string;
   output(): string;
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** Its exit code, once it exits by itself. */
+  exited: Promise<number | null>;
   /** SIGTERM and wait for the exit (a clean shutdown tells the server at once). */
   stop(): Promise<number | null>;
   /** SIGKILL: no goodbye, as when the machine loses power. */
   kill(): Promise<void>;
 }
 
-function agentProcess(args: string[], home: string, env: Record<string, string | undefined>): AgentProcess {
+/** `fotos-agent <args>` with its home in `home`, output collected (buildAgent() first). */
+export function agentProcess(args: string[], home: string, env: Record<string, string | undefined> = {}): AgentProcess {
   const fullEnv: NodeJS.ProcessEnv = { ...process.env, FOTOS_AGENT_HOME: home, ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete fullEnv[k];
   const proc = spawn(process.execPath, [AGENT_BIN, ...args], { env: fullEnv, stdio: ["ignore", "pipe", "pipe"] });
@@ -227,6 +230,7 @@ function agentProcess(args: string[], home: string, env: Record<string, string |
   return {
     proc,
     home,
+    exited,
     output: () => out,
     waitForOutput: (pattern, timeoutMs = 120_000) =>
       waitFor(`agent output ${pattern}`, () => {

@@ -78,7 +78,7 @@ describe("bridged fotos-mcp", () => {
     const cookie = await signInCookie(alice);
     const apps = await (await fetch(oauthUrl("/apps"), { headers: { cookie } })).text();
     expect(apps).toContain(DEVICE_NAME);
-    expect(apps).toContain("Fotos for AI apps on this computer");
+    expect(apps).toContain("Fotos connection for AI apps");
     alice.token = await idTokenFor(alice.uid);
     await remote.close();
     remote = await connect("fotos", { token: alice.token });

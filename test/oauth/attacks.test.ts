@@ -173,7 +173,7 @@ describe("3. device codes cannot be guessed", () => {
     const mcp = await startDeviceAuthorization("fotos-mcp", "Laptop");
     const mcpPage = await (await fetch(oauthUrl(`/device?user_code=${mcp.user_code}`), { headers: { cookie } })).text();
     expect(mcpPage).toContain("Pair a connection for AI apps?");
-    expect(mcpPage).toContain("A <b>Fotos for AI apps on this computer</b> named <b>&ldquo;Laptop&rdquo;</b>");
+    expect(mcpPage).toContain("A <b>Fotos connection for AI apps</b> named <b>&ldquo;Laptop&rdquo;</b>");
   });
 });
 

@@ -12,6 +12,8 @@ import { PLUGIN_CLIENT } from "../../figma-plugin/src/pairing.js";
 import { OAUTH_PATHS } from "../../functions/src/contracts/oauth.js";
 import { adminDb, createUser, functionUrl } from "../support/emulators.js";
 import { confirmUserCode, oauthUrl } from "../support/devices.js";
+import { agentProcess, buildAgent, newAgentHome } from "../fotos/agent-harness.js";
+import { existsSync } from "node:fs";
 
 // The clients as the plugin and the agent use them, so the sentences tested are the ones people see.
 const plugin = PLUGIN_CLIENT;
@@ -35,11 +37,16 @@ describe("discovery", () => {
     expect(await discoverEndpoints(`${functionUrl("fotos")}/`)).toEqual(endpoints);
   });
 
-  test("a URL that is no function of the suite says so; with a fallback sign-in URL it uses that", async () => {
+  test("a URL that asks for no sign-in, one nothing answers, and no URL at all each say so; with a fallback sign-in URL it uses that", async () => {
     const wrong = `${functionUrl("mermaid")}/nothing-here`;
-    const err = await refusal(discoverEndpoints(wrong));
+    const err = await refusal(discoverEndpoints(wrong, { expected: "fotos" }));
     expect(err.code).toBe("not_a_server");
-    expect(err.message).toBe(`${wrong} does not look like a function of this suite (no /.well-known/oauth-protected-resource): check the URL`);
+    expect(err.message).toBe(`${wrong} does not ask for sign-in (it has no /.well-known/oauth-protected-resource): give the URL of your fotos function`);
+    const closed = await refusal(discoverEndpoints("http://127.0.0.1:2/fotos"));
+    expect(closed.code).toBe("unreachable");
+    expect(closed.message).toBe("Could not reach http://127.0.0.1:2/fotos (ECONNREFUSED): check the URL and that the server is running");
+    const notUrl = await refusal(discoverEndpoints("fotos.example"));
+    expect(notUrl.message).toBe('"fotos.example" is not a URL: give the function\'s URL, e.g. https://us-central1-<project>.cloudfunctions.net/<function>');
     expect(await discoverEndpoints(wrong, { fallbackIssuer: `${oauthUrl()}/` })).toEqual({
       deviceAuthorization: oauthUrl(OAUTH_PATHS.deviceAuthorization),
       token: oauthUrl(OAUTH_PATHS.token),
@@ -139,4 +146,25 @@ test("`fotos-agent pair` keeps the name the server keeps: markup and quotes in a
   expect(creds.deviceName).toBe("Bob's work PC");
   expect(server).toBe(creds.deviceName);
   expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ deviceName: "Bob's work PC", clientId: "fotos-agent", server: functionUrl("fotos") });
+});
+
+describe("on the console: fotos-agent pair", () => {
+  test("Ctrl-C while it waits for the confirmation cancels: it says so and saves nothing", async () => {
+    await buildAgent();
+    const home = newAgentHome();
+    const pairing = agentProcess(["pair", "--server", functionUrl("fotos")], home);
+    await pairing.waitForOutput(/\b[A-Z]{4}-[A-Z]{4}\b/);
+    expect(pairing.output()).toContain("To pair this computer's Fotos agent with your account, open");
+    pairing.proc.kill("SIGINT");
+    expect(await pairing.exited).toBe(130);
+    expect(pairing.output()).toContain("fotos-agent: pairing cancelled; nothing was saved");
+    expect(existsSync(join(home, "credentials.json"))).toBe(false);
+  });
+
+  test("a function that asks for no sign-in is named as the wrong URL, with what to give instead", async () => {
+    await buildAgent();
+    const pairing = agentProcess(["pair", "--server", functionUrl("mermaid")], newAgentHome());
+    expect(await pairing.exited).toBe(1);
+    expect(pairing.output().trim()).toBe(`fotos-agent: ${functionUrl("mermaid")} does not ask for sign-in (it has no /.well-known/oauth-protected-resource): give the URL of your fotos function`);
+  });
 });

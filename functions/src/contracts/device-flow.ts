@@ -82,10 +82,18 @@ async function readJson(res: Response): Promise<Json> {
   }
 }
 
-async function getJson(url: string): Promise<Json | undefined> {
-  const res = await fetch(url, { headers: { accept: "application/json" } }).catch(() => undefined);
-  return res?.ok ? readJson(res) : undefined;
+/** The JSON at `url`, undefined when it answers otherwise, or the network error when nothing answers. */
+async function getJson(url: string): Promise<Json | undefined | Error> {
+  const res = await fetch(url, { headers: { accept: "application/json" } }).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+  if (res instanceof Error) return res;
+  return res.ok ? readJson(res) : undefined;
 }
+
+/** "fetch failed" says little: its cause (connection refused, unknown host…) says what to fix. */
+const networkReason = (err: Error): string => {
+  const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? err.message;
+};
 
 async function postForm(url: string, form: Record<string, string>, signal?: AbortSignal): Promise<{ status: number; body: Json }> {
   const res = await fetch(url, {
@@ -102,17 +110,27 @@ const described = (body: Json, fallback: string | number): string => String(body
 // Metadata may sit under the resource's own path (how the functions serve it) or at the host root
 // with the path appended (RFC 9728 §3.1, RFC 8414 §3.1); both are tried.
 function wellKnown(base: string, document: string): string[] {
-  const url = new URL(base);
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new DeviceFlowError("not_a_url", `${JSON.stringify(base)} is not a URL: give the function's URL, e.g. https://us-central1-<project>.cloudfunctions.net/<function>`);
+  }
   const path = url.pathname.replace(/\/+$/, "");
   return [`${url.origin}${path}${document}`, `${url.origin}${document}${path}`];
 }
 
-async function firstJson(urls: string[]): Promise<Json | undefined> {
+/** The first of `urls` that answers JSON; the network error when none of them answered at all. */
+async function firstJson(urls: string[]): Promise<Json | undefined | Error> {
+  let unreachable: Error | undefined;
+  let answered = false;
   for (const url of urls) {
     const json = await getJson(url);
-    if (json) return json;
+    if (json instanceof Error) unreachable ??= json;
+    else if (json) return json;
+    else answered = true;
   }
-  return undefined;
+  return answered ? undefined : unreachable;
 }
 
 /**
@@ -120,18 +138,21 @@ async function firstJson(urls: string[]): Promise<Json | undefined> {
  * whose metadata names the endpoints. With `fallbackIssuer` (the Figma plugin's build-time sign-in
  * URL), a failed discovery uses that server's standard paths instead of failing.
  */
-export async function discoverEndpoints(functionUrl: string, opts: { fallbackIssuer?: string } = {}): Promise<Endpoints> {
+export async function discoverEndpoints(functionUrl: string, opts: { fallbackIssuer?: string; expected?: string } = {}): Promise<Endpoints> {
   const resource = await firstJson(wellKnown(functionUrl, WELL_KNOWN.protectedResource));
-  const issuer = (resource?.authorization_servers as string[] | undefined)?.[0];
+  const issuer = resource instanceof Error ? undefined : (resource?.authorization_servers as string[] | undefined)?.[0];
   const meta = issuer ? await firstJson(wellKnown(issuer, WELL_KNOWN.authorizationServer)) : undefined;
-  if (typeof meta?.device_authorization_endpoint === "string" && typeof meta.token_endpoint === "string") {
+  if (meta && !(meta instanceof Error) && typeof meta.device_authorization_endpoint === "string" && typeof meta.token_endpoint === "string") {
     return { deviceAuthorization: meta.device_authorization_endpoint, token: meta.token_endpoint };
   }
   if (opts.fallbackIssuer) {
     const base = opts.fallbackIssuer.replace(/\/+$/, "");
     return { deviceAuthorization: base + OAUTH_PATHS.deviceAuthorization, token: base + OAUTH_PATHS.token };
   }
-  if (!issuer) throw new DeviceFlowError("not_a_server", `${functionUrl} does not look like a function of this suite (no ${WELL_KNOWN.protectedResource}): check the URL`);
+  if (resource instanceof Error) throw new DeviceFlowError("unreachable", `Could not reach ${functionUrl} (${networkReason(resource)}): check the URL and that the server is running`);
+  const which = opts.expected ? `the URL of your ${opts.expected} function` : "a function that asks for sign-in";
+  if (!issuer) throw new DeviceFlowError("not_a_server", `${functionUrl} does not ask for sign-in (it has no ${WELL_KNOWN.protectedResource}): give ${which}`);
+  if (meta instanceof Error) throw new DeviceFlowError("unreachable", `Could not reach the sign-in server ${issuer} (${networkReason(meta)}): check your connection`);
   throw new DeviceFlowError("no_device_flow", `The sign-in server ${issuer} does not offer device pairing`);
 }
 

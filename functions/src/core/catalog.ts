@@ -15,10 +15,10 @@ export type ProtectedName = keyof typeof PROTECTED;
  * for; `noun` is how the pairing page asks ("Pair a … ?").
  */
 export const DEVICE_CLIENTS = {
-  "fotos-agent": { kind: "desktop-agent", noun: "desktop agent", resource: "fotos", scopes: ["fotos"], title: "Fotos desktop agent", does: "take screenshots of this computer when your AI agent asks" },
+  "fotos-agent": { kind: "desktop-agent", noun: "desktop agent", resource: "fotos", scopes: ["fotos"], title: "Fotos desktop agent", does: "take screenshots of the computer it runs on when your AI agent asks" },
   // `fotos-agent mcp`, the stdio server an AI app on the computer starts: bridged, it acts as the
   // user's MCP client of the fotos function (a device token is no MCP client otherwise).
-  "fotos-mcp": { kind: "fotos-mcp", noun: "connection for AI apps", resource: "fotos", scopes: ["fotos"], title: "Fotos for AI apps on this computer", does: "use your Fotos screenshots and tools from AI apps on this computer (Claude Desktop, Cursor) through fotos-agent mcp" },
+  "fotos-mcp": { kind: "fotos-mcp", noun: "connection for AI apps", resource: "fotos", scopes: ["fotos"], title: "Fotos connection for AI apps", does: "use your Fotos screenshots and tools from AI apps on the computer it runs on (Claude Desktop, Cursor) through fotos-agent mcp" },
   "figma-plugin": { kind: "figma-plugin", noun: "Figma plugin", resource: "figma", scopes: ["figma"], title: "Figma plugin", does: "run your AI agent's commands in the Figma files you open" },
 } as const;
 export type DeviceClientId = keyof typeof DEVICE_CLIENTS;
