@@ -14,7 +14,8 @@ export interface Brief {
 
 export type Described = Brief & Record<string, unknown>;
 
-const round = (n: number) => Math.round(n * 100) / 100;
+/** Positions, sizes and colour channels to two decimals: what the agent needs, without float noise. */
+export const round = (n: number) => Math.round(n * 100) / 100;
 
 export function brief(node: BaseNode): Described {
   const out: Described = { id: node.id, name: node.name, type: node.type };

@@ -4,11 +4,11 @@
 // fonts, text style), and — wherever a value is bound — the variable's or style's name beside it.
 // Components and instances carry their component, variant and property values; vectors and image
 // fills are references the agent exports with export_node_as_image. Children are added by the caller.
+import { round, type Brief } from "./describe.js";
 import { bindingsOf, cssVar, hex, VariableIndex } from "./variables.js";
 
 declare const figma: PluginAPI;
 
-const r2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Node types drawn as vector paths: described as one exportable asset, their insides not walked. */
 export const VECTOR_TYPES = new Set(["VECTOR", "BOOLEAN_OPERATION", "STAR", "LINE", "POLYGON"]);
@@ -19,14 +19,7 @@ export type DesignPaint =
   | { type: "IMAGE"; imageHash: string | null; scaleMode: string; opacity?: number }
   | { type: string };
 
-export interface DesignNode {
-  id: string;
-  name: string;
-  type: string;
-  x?: number;
-  y?: number;
-  width?: number;
-  height?: number;
+export interface DesignNode extends Brief {
   parentId?: string;
   [key: string]: unknown;
   children?: DesignNode[];
@@ -70,7 +63,7 @@ async function paints(value: readonly Paint[] | symbol, owner: BaseNode, scope: 
   const out: DesignPaint[] = [];
   for (const p of value) {
     if (p.visible === false) continue;
-    const opacity = p.opacity !== undefined && p.opacity < 1 ? { opacity: r2(p.opacity) } : {};
+    const opacity = p.opacity !== undefined && p.opacity < 1 ? { opacity: round(p.opacity) } : {};
     if (p.type === "SOLID") {
       const variable = await scope.variable(p.boundVariables?.color, owner);
       out.push({ type: "SOLID", color: hex(p.color), ...opacity, ...(variable ? { variable } : {}) });
@@ -79,7 +72,7 @@ async function paints(value: readonly Paint[] | symbol, owner: BaseNode, scope: 
       const stops = [];
       for (const s of g.gradientStops) {
         const variable = await scope.variable(s.boundVariables?.color, owner);
-        stops.push({ position: r2(s.position), color: hex(s.color), ...(variable ? { variable } : {}) });
+        stops.push({ position: round(s.position), color: hex(s.color), ...(variable ? { variable } : {}) });
       }
       // The gradient's direction as a CSS angle (0deg = upwards), from its transform's first column.
       const [[a, , ], [b, , ]] = g.gradientTransform ?? [[1, 0, 0], [0, 1, 0]];
@@ -98,8 +91,8 @@ async function effects(list: readonly Effect[], owner: BaseNode, scope: DesignSc
     if (e.visible === false) continue;
     if (e.type === "DROP_SHADOW" || e.type === "INNER_SHADOW") {
       const variable = await scope.variable(e.boundVariables?.color, owner);
-      out.push({ type: e.type, color: hex(e.color), offset: { x: r2(e.offset.x), y: r2(e.offset.y) }, radius: r2(e.radius), spread: r2(e.spread ?? 0), ...(variable ? { variable } : {}) });
-    } else if (e.type === "LAYER_BLUR" || e.type === "BACKGROUND_BLUR") out.push({ type: e.type, radius: r2((e as BlurEffect).radius) });
+      out.push({ type: e.type, color: hex(e.color), offset: { x: round(e.offset.x), y: round(e.offset.y) }, radius: round(e.radius), spread: round(e.spread ?? 0), ...(variable ? { variable } : {}) });
+    } else if (e.type === "LAYER_BLUR" || e.type === "BACKGROUND_BLUR") out.push({ type: e.type, radius: round((e as BlurEffect).radius) });
     else out.push({ type: (e as { type: string }).type });
   }
   return out;
@@ -108,7 +101,7 @@ async function effects(list: readonly Effect[], owner: BaseNode, scope: DesignSc
 const mixedOr = <T>(v: T | symbol): T | "mixed" => (typeof v === "symbol" ? "mixed" : v);
 
 function lineHeight(l: LineHeight): unknown {
-  return l.unit === "AUTO" ? "AUTO" : { value: r2(l.value), unit: l.unit };
+  return l.unit === "AUTO" ? "AUTO" : { value: round(l.value), unit: l.unit };
 }
 
 async function textOf(t: TextNode, scope: DesignScope): Promise<Record<string, unknown>> {
@@ -118,9 +111,9 @@ async function textOf(t: TextNode, scope: DesignScope): Promise<Record<string, u
     fontFamily: s.fontName.family,
     fontStyle: s.fontName.style,
     fontWeight: s.fontWeight,
-    fontSize: r2(s.fontSize),
+    fontSize: round(s.fontSize),
     lineHeight: lineHeight(s.lineHeight),
-    letterSpacing: { value: r2(s.letterSpacing.value), unit: s.letterSpacing.unit },
+    letterSpacing: { value: round(s.letterSpacing.value), unit: s.letterSpacing.unit },
     ...(s.textDecoration !== "NONE" ? { decoration: s.textDecoration } : {}),
     ...(s.textCase !== "ORIGINAL" ? { case: s.textCase } : {}),
     ...(s.textStyleId ? { style: (await scope.styleName(s.textStyleId)) ?? s.textStyleId } : {}),
@@ -178,9 +171,9 @@ async function componentOf(n: InstanceNode | ComponentNode | ComponentSetNode): 
 export async function designNode(n: SceneNode, scope: DesignScope): Promise<DesignNode> {
   const out: DesignNode = { id: n.id, name: n.name, type: n.type };
   const any = n as unknown as Partial<Omit<FrameNode, "type">>;
-  if ("x" in n) Object.assign(out, { x: r2(n.x), y: r2(n.y), width: r2(n.width), height: r2(n.height) });
+  if ("x" in n) Object.assign(out, { x: round(n.x), y: round(n.y), width: round(n.width), height: round(n.height) });
   if (n.visible === false) out.visible = false;
-  if ("rotation" in n && n.rotation) out.rotation = r2(n.rotation);
+  if ("rotation" in n && n.rotation) out.rotation = round(n.rotation);
   const parent: BaseNode | null = n.parent;
   const inAutoLayout = !!parent && "layoutMode" in parent && (parent as FrameNode).layoutMode !== "NONE";
 
@@ -242,7 +235,7 @@ export async function designNode(n: SceneNode, scope: DesignScope): Promise<Desi
     const style = await scope.styleName(any.effectStyleId);
     if (style) out.effectStyle = style;
   }
-  if ("opacity" in n && any.opacity !== undefined && any.opacity < 1) out.opacity = r2(any.opacity);
+  if ("opacity" in n && any.opacity !== undefined && any.opacity < 1) out.opacity = round(any.opacity);
   if ("blendMode" in n && any.blendMode && any.blendMode !== "PASS_THROUGH" && any.blendMode !== "NORMAL") out.blendMode = any.blendMode;
   if ("isMask" in n && any.isMask) out.isMask = true;
 

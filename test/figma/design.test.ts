@@ -13,7 +13,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { createUser } from "../support/emulators.js";
 import { CARD, COLORS } from "./fixtures.js";
 import type { PluginProcess } from "./plugin.js";
-import { callTool, figmaClient, openPlugin, stopAllPlugins, structured, textOf } from "./support.js";
+import { callTool, figmaClient, openPlugin, stopAllPlugins, structured, succeeds, textOf } from "./support.js";
 
 let plugin: PluginProcess;
 let agent: Client;
@@ -30,11 +30,7 @@ afterAll(async () => {
   await stopAllPlugins();
 });
 
-const ok = async (name: string, args: Record<string, unknown> = {}) => {
-  const r = await callTool(agent, name, args);
-  expect(r.isError, `${name}: ${textOf(r)}`).toBeFalsy();
-  return structured(r) as Json;
-};
+const ok = async (name: string, args: Record<string, unknown> = {}) => (await succeeds(agent, name, args)) as Json;
 const failure = async (name: string, args: Record<string, unknown>) => {
   const r = await callTool(agent, name, args);
   expect(r.isError, `${name} should fail`).toBe(true);

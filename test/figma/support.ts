@@ -5,7 +5,10 @@ import { functionUrl, type TestUser } from "../support/emulators.js";
 import { oauthUrl, pairDevice } from "../support/devices.js";
 import { startPlugin, type PluginOptions, type PluginProcess } from "./plugin.js";
 
-export { callTool, textOf } from "../support/mcp.js";
+import { expect } from "vitest";
+import { callTool, textOf } from "../support/mcp.js";
+
+export { callTool, textOf };
 
 /** An MCP client for the figma function as a user's agent would configure it. */
 export async function figmaClient(user: TestUser, opts: { userIds?: string[] } = {}): Promise<Client> {
@@ -38,3 +41,10 @@ export async function stopAllPlugins(): Promise<void> {
 }
 
 export const structured = (r: CallToolResult) => r.structuredContent as Record<string, unknown>;
+
+/** Calls a tool that must succeed (the failure's text in the assertion otherwise): its structured result. */
+export async function succeeds(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const r = await callTool(client, name, args);
+  expect(r.isError, `${name}: ${textOf(r)}`).toBeFalsy();
+  return structured(r);
+}

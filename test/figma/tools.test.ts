@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { createUser, type TestUser } from "../support/emulators.js";
 import type { PluginProcess } from "./plugin.js";
-import { callTool, figmaClient, openPlugin, stopAllPlugins, structured, textOf } from "./support.js";
+import { callTool, figmaClient, openPlugin, stopAllPlugins, structured, succeeds, textOf } from "./support.js";
 
 let user: TestUser;
 let plugin: PluginProcess;
@@ -27,11 +27,7 @@ afterAll(async () => {
   await stopAllPlugins();
 });
 
-const ok = async (name: string, args: Record<string, unknown> = {}) => {
-  const r = await callTool(agent, name, args);
-  expect(r.isError, `${name}: ${textOf(r)}`).toBeFalsy();
-  return structured(r);
-};
+const ok = (name: string, args: Record<string, unknown> = {}) => succeeds(agent, name, args);
 
 describe("tools/list", () => {
   test("lists every tool in snake_case with a session argument and honest annotations", async () => {

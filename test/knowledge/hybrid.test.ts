@@ -15,28 +15,10 @@ import { callTool, connect, textOf } from "../support/mcp.js";
 import { createEmbedder, type Embedder } from "../../functions/src/platform/embeddings.js";
 import { importFiles } from "../../functions/src/domains/knowledge/ingest/import.js";
 import { LEXICAL_VERSION } from "../../functions/src/domains/knowledge/lexical.js";
-import type { Match } from "../../functions/src/domains/knowledge/search.js";
+import type { SearchSemanticOutput } from "../../functions/src/domains/knowledge/tools/search_semantic.js";
 
-interface Hit {
-  rank: number;
-  chunk_id: string;
-  title: string;
-  author: string;
-  source: string;
-  tags: string[];
-  snippet: string;
-  full_content: string;
-  similarity?: number;
-  match: Match;
-}
-interface SearchOut {
-  query: string;
-  mode: string;
-  result_count: number;
-  results: Hit[];
-  no_match?: boolean;
-  note?: string;
-}
+type SearchOut = SearchSemanticOutput;
+type Hit = SearchOut["results"][number];
 
 const NOTES: Record<string, string> = {
   "kahneman.md": note("Thinking in Two Speeds", "Daniel Kahneman", ["psychology", "decisions"], "2021-03-01",

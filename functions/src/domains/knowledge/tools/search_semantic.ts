@@ -27,6 +27,17 @@ const result = resultItem.extend({
   match: match.describe("Why this chunk matched"),
 });
 
+const output = z.object({
+  query: z.string(),
+  mode: z.enum(SEARCH_MODES),
+  result_count: z.number().int(),
+  results: z.array(result),
+  no_match: z.boolean().optional().describe("True when no chunk contains the query's words and none is close in meaning"),
+  note: z.string().optional(),
+});
+/** What search_semantic answers (its structuredContent). */
+export type SearchSemanticOutput = z.infer<typeof output>;
+
 export const searchSemantic = tool(
   {
     name: "search_semantic",
@@ -41,14 +52,7 @@ export const searchSemantic = tool(
       ...dateFields,
       min_similarity: z.number().min(-1).max(1).optional().describe("Drop results less similar than this (cosine similarity, e.g. 0.3; not in lexical mode)"),
     }),
-    outputSchema: z.object({
-      query: z.string(),
-      mode: z.enum(SEARCH_MODES),
-      result_count: z.number().int(),
-      results: z.array(result),
-      no_match: z.boolean().optional().describe("True when no chunk contains the query's words and none is close in meaning"),
-      note: z.string().optional(),
-    }),
+    outputSchema: output,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async (input, ctx) => {
