@@ -26,7 +26,7 @@ import { WELL_KNOWN } from "../contracts/oauth.js";
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
-type Loader = () => Promise<{ default: Served }>;
+export type Loader = () => Promise<{ default: Served }>;
 
 interface Loaded {
   domain: Served;
@@ -41,7 +41,7 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
   let loading: Promise<Loaded> | undefined;
   // A failed load is retried by the next request rather than remembered.
   const ready = () =>
-    (loading ??= prepare(load).catch((err: unknown) => {
+    (loading ??= prepare(name, load).catch((err: unknown) => {
       loading = undefined;
       throw err;
     }));
@@ -83,8 +83,10 @@ function leaveFrameworkDomain(): void {
   (process as { domain?: { exit(): void } | null }).domain?.exit();
 }
 
-async function prepare(load: Loader): Promise<Loaded> {
+async function prepare(name: string, load: Loader): Promise<Loaded> {
   const { default: domain } = await load();
+  // The name is the URL and the tokens' audience: a module defining another function is a bug.
+  if (domain.name !== name) throw new Error(`the function ${name} loaded the definition of "${domain.name}": name it "${name}", as its manifest`);
   if (!servesMcp(domain)) return { domain, maxBody: DEFAULT_MAX_BODY };
   await domain.warmup?.();
   return { domain, maxBody: domain.maxBodyBytes ?? DEFAULT_MAX_BODY };
