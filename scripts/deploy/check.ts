@@ -5,7 +5,7 @@
 //             concurrency, instances, secrets and params per function; explicit limits
 //   imports   every HTTPS export is named as its manifest (core/manifest.ts) and loads its own
 //             folder; every package the code imports is in functions/package.json; the floors hold
-//             (core/ < contracts/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts: a file imports only
+//             (core/ < contracts/ < platform/, auth/ < handler/ < mcp/ < http/ < domains/ < index.ts: a file imports only
 //             its own floor or below, nothing imports in a circle); no domain imports another;
 //             shared code knows no domain
 //   secrets   every secret a function's code reads is declared (defineSecret), bound to that

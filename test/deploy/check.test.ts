@@ -122,9 +122,9 @@ export class CategorySearch {
     edit(root, "functions/src/platform/embeddings.ts", (t) => `import "./embeddings-planted.js";\n${t}`);
     const run = deployCheck(root, "--only", "imports", "--no-install");
     expect(run.status).toBe(1);
-    expect(run.out).toContain("floors: core/ < contracts/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts");
+    expect(run.out).toContain("floors: core/ < contracts/ < platform/, auth/ < handler/ < mcp/ < http/ < domains/ < index.ts");
     expect(run.problems).toContain(
-      "✗ [floor] functions/src/core/errors.ts:1: core/ imports functions/src/mcp/define.ts from mcp/, a higher floor (floors: core/ < contracts/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts): move what both need down to core/ or below",
+      "✗ [floor] functions/src/core/errors.ts:1: core/ imports functions/src/mcp/define.ts from mcp/, a higher floor (floors: core/ < contracts/ < platform/, auth/ < handler/ < mcp/ < http/ < domains/ < index.ts): move what both need down to core/ or below",
     );
     expect(run.problems).toContain(
       "✗ [floor] import circle: functions/src/platform/embeddings-planted.ts → functions/src/platform/embeddings.ts → functions/src/platform/embeddings-planted.ts: move what they share into a file of its own",
@@ -132,7 +132,7 @@ export class CategorySearch {
     // The tree as it is holds the floors.
     const clean = deployCheck(REPO, "--only", "imports", "--no-install");
     expect(clean.problems).toEqual([]);
-    expect(clean.out).toContain("floors: core/ < contracts/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts; a file imports only its own floor or below, and nothing imports in a circle: holds");
+    expect(clean.out).toContain("floors: core/ < contracts/ < platform/, auth/ < handler/ < mcp/ < http/ < domains/ < index.ts; a file imports only its own floor or below, and nothing imports in a circle: holds");
   }, 120_000);
 
   test("a secret read without a defineSecret declaration; then declared but not bound; then complete", () => {

@@ -5,11 +5,11 @@ import type { z } from "zod";
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import { isOpen, manifestPolicy, type AccessPolicy } from "../auth/policy.js";
 import { manifestOf } from "../core/manifest.js";
-import type { HttpRoute } from "../http/route.js";
-import type { RequestContext } from "../http/scope.js";
+import type { HttpRoute } from "../handler/route.js";
+import type { RequestContext } from "../handler/scope.js";
 
 export { device, OPEN, SIGNED_IN, type AccessPolicy } from "../auth/policy.js";
-export type { RequestContext, SignedInContext } from "../http/scope.js";
+export type { RequestContext, SignedInContext } from "../handler/scope.js";
 
 /** A handler's structured answer: `data` becomes structuredContent and (as JSON) the text. */
 export interface StructuredResult<T> {

@@ -18,7 +18,7 @@ import { guardResultSize, jsonText, textContent } from "./content.js";
 import type { DomainDefinition, RequestContext, ResourceTemplateDefinition, StructuredResult, ToolDefinition } from "./define.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { asToolError, INTERNAL_ERROR_TEXT, invalidInput, ToolError } from "../core/errors.js";
-import type { RequestScope } from "../http/scope.js";
+import type { RequestScope } from "../handler/scope.js";
 import { parseInput, passThrough } from "./validation.js";
 
 /**
