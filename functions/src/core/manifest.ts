@@ -157,7 +157,7 @@ export const MCP_FUNCTIONS = FUNCTION_NAMES.filter((n): n is McpFunctionName => 
 /** The functions whose MCP endpoint requires a credential. */
 export const SIGNED_IN_FUNCTIONS = FUNCTION_NAMES.filter((n): n is SignedInFunctionName => "scopes" in FUNCTIONS[n]);
 
-export const isFunctionName = (name: string): name is FunctionName => Object.hasOwn(FUNCTIONS, name);
+export const isFunctionName = (name: string): name is FunctionName => Object.prototype.hasOwnProperty.call(FUNCTIONS, name);
 
 /** The manifest of `name`, or undefined for a function this suite does not deploy (a test's own). */
 export const manifestOf = (name: string): FunctionManifest | undefined => (isFunctionName(name) ? FUNCTIONS[name] : undefined);

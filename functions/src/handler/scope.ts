@@ -3,7 +3,8 @@
 // credential check; the same scope reaches MCP handlers (mcp/server.ts) and routes. Below mcp/ and
 // http/, so both stand on it and neither reaches up to the other for it.
 import type { Caller } from "../auth/caller.js";
-import type { Logger } from "../core/log.js";
+import { randomUUID } from "node:crypto";
+import { log as rootLog, type Logger } from "../core/log.js";
 
 export interface RequestScope {
   /** Cloud Run's trace id when the request carries one, a fresh UUID otherwise; sent back as x-request-id. */
@@ -24,6 +25,32 @@ export interface RequestScope {
 export interface RequestContext extends RequestScope {
   /** Reports progress to clients that asked for it (no-op otherwise, and for HTTP routes). */
   progress(done: number, total?: number, message?: string): Promise<void>;
+  /**
+   * What the host gave the domain to run against (its `backend`: fotos' store and capture source),
+   * read through the domain's own typed accessor; undefined for a domain that needs none.
+   */
+  backend?: unknown;
+}
+
+/**
+ * A request's scope, for every host: the function (http/scope.ts, from the HTTP request), a stdio
+ * server (one scope for its process) and the tests. What is not given is the host-less default.
+ */
+export function newScope(fields: { domain: string } & Partial<Omit<RequestScope, "log">>): RequestScope {
+  const { domain, requestId = randomUUID(), ...rest } = fields;
+  return {
+    requestId,
+    log: rootLog.child({ domain, requestId }),
+    clientIp: rest.clientIp ?? "local",
+    signal: rest.signal ?? new AbortController().signal,
+    query: rest.query ?? {},
+    caller: rest.caller,
+  };
+}
+
+/** The context of a handler: the scope, the domain's backend, and how to report progress (none for routes). */
+export function handlerContext(scope: RequestScope, backend: unknown, progress: RequestContext["progress"] = async () => undefined, signal = scope.signal): RequestContext {
+  return { ...scope, signal, backend, progress };
 }
 
 /** The context of a handler behind a policy that requires a credential: the caller is known. */

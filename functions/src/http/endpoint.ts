@@ -13,7 +13,7 @@ import { CallerVerifier } from "../auth/verify.js";
 import type { DomainDefinition } from "../mcp/define.js";
 import { asToolError, INTERNAL_ERROR_TEXT } from "../core/errors.js";
 import { log as rootLog } from "../core/log.js";
-import { buildServer, PACKAGE_VERSION } from "../mcp/server.js";
+import { createServer, PACKAGE_VERSION } from "../mcp/server.js";
 import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
 import { corsHeaders, hostAllowed, originAllowed } from "./origin.js";
 import { gateFor } from "./capacity.js";
@@ -21,7 +21,8 @@ import { refuseDeepJson, warmUp, withinGate } from "./guards.js";
 import { refuseInvalidParams } from "./initialize.js";
 import type { HttpReply } from "./route.js";
 import { servesMcp, type Served } from "./service.js";
-import { isHealthCheck, openScope, requestPath, type RequestContext, type RequestScope } from "./scope.js";
+import { handlerContext } from "../handler/scope.js";
+import { isHealthCheck, openScope, requestPath, type RequestScope } from "./scope.js";
 import { WELL_KNOWN } from "../contracts/oauth.js";
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
@@ -102,7 +103,7 @@ async function serveMcp(req: Request, res: Response, domain: DomainDefinition, m
 
 /** The SDK's stateless handler (both eras) for a domain: a server per request, built for `scopeOf()`. */
 export function mcpHandler(domain: DomainDefinition, scopeOf: () => RequestScope, maxBody = DEFAULT_MAX_BODY): ReturnType<typeof createMcpHandler> {
-  return createMcpHandler(() => buildServer(domain, scopeOf()), {
+  return createMcpHandler(() => createServer(domain, scopeOf()).server, {
     legacy: "stateless",
     maxRequestBodySize: maxBody,
     onerror: (err) => rootLog.warn("mcp transport error", { domain: domain.name, error: err.message }),
@@ -171,7 +172,7 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
     const body = routeBody(req, route.body?.type ?? "json");
     if (!body.ok) return sendJson(res, 400, { error: body.error });
     if (refuseDeepJson(body.value, res)) return;
-    const ctx: RequestContext = { ...scope, progress: async () => undefined };
+    const ctx = handlerContext(scope, mcp?.backend);
     try {
       const reply = await route.handle(
         { body: body.value, rawBody: rawBodyOf(req), query: scope.query, headers: req.headers, clientIp: scope.clientIp, baseUrl: self },

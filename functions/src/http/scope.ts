@@ -1,19 +1,16 @@
 // One request's scope (handler/scope.ts), built once when the request arrives (ids, log, client
 // address, the client-gone signal, the query) and completed with the caller once the credential is
 // verified. The same scope reaches MCP tools, resources and prompts and the domain's HTTP routes.
-import { randomUUID } from "node:crypto";
 import type { Request, Response } from "express";
-import { log as rootLog } from "../core/log.js";
-import type { RequestScope } from "../handler/scope.js";
+import { newScope, type RequestScope } from "../handler/scope.js";
 
-export { withCaller, type RequestContext, type RequestScope, type SignedInContext } from "../handler/scope.js";
+export { newScope, withCaller, type RequestContext, type RequestScope, type SignedInContext } from "../handler/scope.js";
 
 /** The scope of a request that has just arrived (no caller yet). */
 export function openScope(domain: string, req: Request, res: Response): RequestScope {
   // Cloud Run's trace id when it is one (32 hex digits); the header is client-settable otherwise.
   const trace = (req.get("x-cloud-trace-context") ?? "").split("/")[0] ?? "";
-  const requestId = /^[0-9a-f]{32}$/.test(trace) ? trace : randomUUID();
-  return { requestId, log: rootLog.child({ domain, requestId }), clientIp: clientIp(req), signal: clientGone(req, res), query: queryOf(req), caller: undefined };
+  return newScope({ domain, ...(/^[0-9a-f]{32}$/.test(trace) ? { requestId: trace } : {}), clientIp: clientIp(req), signal: clientGone(req, res), query: queryOf(req) });
 }
 
 /** The request's path relative to the function, without trailing slashes ("/" for the root). */

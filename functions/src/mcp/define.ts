@@ -131,6 +131,12 @@ export interface DomainDefinition {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   prompts?: PromptDefinition<any>[];
   routes?: HttpRoute[];
+  /**
+   * What the domain's handlers run against, given by whoever serves it (fotos: the cloud backend in
+   * the function, a local one in `fotos-agent mcp`); handlers read it from `ctx.backend` through
+   * the domain's own accessor. Passed in, never set by importing a module.
+   */
+  backend?: unknown;
   /** Largest request body accepted, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
   /** Work done once per instance before the first request (e.g. loading a renderer). */

@@ -4,13 +4,10 @@
 // them with the cloud backend. See docs/fotos.md.
 import { defineDomain } from "../../mcp/define.js";
 import { agentRoutes } from "./agents/routes.js";
-import { provideBackend } from "./backend.js";
 import { cloudBackend } from "./cloud.js";
 import { fotosServer, VISION_INSTRUCTIONS } from "./definition.js";
 import { localCaptureRoute } from "./routes/local-capture.js";
 import { uploadRoute } from "./routes/upload.js";
-
-provideBackend(cloudBackend);
 
 export default defineDomain({
   ...fotosServer,
@@ -22,5 +19,6 @@ export default defineDomain({
     "settings://current holds the user's capture, annotation, AI and UI settings.",
     VISION_INSTRUCTIONS,
   ].join(" "),
+  backend: cloudBackend,
   routes: [...agentRoutes, uploadRoute, localCaptureRoute],
 });
