@@ -6,7 +6,8 @@
 //   imports   every HTTPS export is named as its manifest (core/manifest.ts) and loads its own
 //             folder; every package the code imports is in functions/package.json; the floors hold
 //             (core/ < contracts/ < platform/, auth/ < handler/ < mcp/ < http/ < domains/ < index.ts: a file imports only
-//             its own floor or below, nothing imports in a circle); no domain imports another;
+//             its own floor or below, nothing imports in a circle); desktop-agent/ and
+//             figma-plugin/ import only contracts/ and domains/<name>/published.ts; no domain imports another;
 //             shared code knows no domain
 //   secrets   every secret a function's code reads is declared (defineSecret), bound to that
 //             function, and documented
@@ -25,7 +26,7 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { formatColdStart, measureColdStart } from "./cold-start.js";
-import { buildGraph, domainOf, FLOOR_RULE, floorProblems, functionFiles, importProblems, manifestNameProblems, secretUses, sourceFiles } from "./imports.js";
+import { buildGraph, domainOf, FLOOR_RULE, floorProblems, functionFiles, importProblems, manifestNameProblems, clientImportProblems, secretUses, sourceFiles } from "./imports.js";
 import { formatShape, missingIndex, type IndexFile } from "./indexes.js";
 import { discover, formatManifest, limitProblems, userEnvs, validateWithCli, type Manifest } from "./manifest.js";
 import { collectQueries } from "./queries.js";
@@ -149,9 +150,10 @@ if (wants("imports")) {
   const names = manifestNameProblems(graph, ROOT, FUNCTION_NAMES);
   for (const p of names) fail("manifest", p.message);
   console.log(names.length ? `${names.length} manifest problem(s)` : `exports named as their manifests: ${FUNCTION_NAMES.join(", ")}`);
-  const floors = floorProblems(graph, ROOT);
+  const floors = [...floorProblems(graph, ROOT), ...clientImportProblems(ROOT, join(functionsSrcDir, "src"))];
   for (const p of floors) fail("floor", p.message);
   console.log(floors.length ? `${floors.length} floor problem(s); ${FLOOR_RULE}` : `${FLOOR_RULE}: holds`);
+  console.log(`desktop-agent/, figma-plugin/: functions/src only through contracts/ and domains/<name>/published.ts`);
   const perFn = functionFiles(graph);
   for (const [fn, files] of perFn) {
     const domains = new Set([...files].map((f) => domainOf(graph, f)).filter(Boolean));

@@ -364,3 +364,36 @@ export function secretUses(graph: Graph, root: string): { reads: Map<string, Sec
   }
   return { reads, declared };
 }
+
+/** The packages that bundle code of functions/src into something shipped elsewhere. */
+export const CLIENT_PACKAGES = ["desktop-agent", "figma-plugin"] as const;
+
+/**
+ * The desktop agent and the Figma plugin bundle what they import of functions/src: only the
+ * contracts (contracts/) and a domain's published definitions (domains/<name>/published.ts), so
+ * neither ships the functions' internals nor breaks when they move.
+ */
+export function clientImportProblems(root: string, functionsSrc: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const pkg of CLIENT_PACKAGES) {
+    for (const path of sourceFiles(join(root, pkg, "src"))) {
+      const file = parseFile(path, relative(root, path));
+      const check = (spec: string | undefined, node: Node) => {
+        if (!spec?.startsWith(".")) return;
+        const to = resolveRelative(path, spec);
+        if (!to || !to.startsWith(functionsSrc + sep)) return;
+        const rel = relative(functionsSrc, to).split(sep);
+        if (rel[0] === "contracts" || (rel[0] === "domains" && rel.length === 3 && rel[2] === "published.ts")) return;
+        problems.push({
+          kind: "floor",
+          message: `${relative(root, path)}:${file.line(node.start)}: ${pkg}/ imports ${relative(root, to)}: it may import only functions/src/contracts/ and a domain's published definitions (functions/src/domains/<name>/published.ts); publish what it needs there`,
+        });
+      };
+      walk(file.ast, (n) => {
+        if ((n.type === "ImportDeclaration" || ((n.type === "ExportNamedDeclaration" || n.type === "ExportAllDeclaration") && n.source)) && n.source) check(n.source.value, n);
+        else if (n.type === "ImportExpression") check(literalString(n.source), n);
+      });
+    }
+  }
+  return problems;
+}

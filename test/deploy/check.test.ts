@@ -135,6 +135,17 @@ export class CategorySearch {
     expect(clean.out).toContain("floors: core/ < contracts/ < platform/, auth/ < handler/ < mcp/ < http/ < domains/ < index.ts; a file imports only its own floor or below, and nothing imports in a circle: holds");
   }, 120_000);
 
+  test("the desktop agent reaching into a platform module of the functions, past the published definitions", () => {
+    const root = plantedCopy();
+    write(root, "desktop-agent/src/ocr-direct.ts", `import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";\nexport const ocr = () => new TesseractOcr();\n`);
+    write(root, "desktop-agent/src/fine.ts", `import { fotosServer } from "../../functions/src/domains/fotos/published.js";\nimport type { AgentReport } from "../../functions/src/contracts/fotos-agent.js";\nexport const tools = (r?: AgentReport) => [fotosServer.tools.length, r];\n`);
+    const run = deployCheck(root, "--only", "imports", "--no-install");
+    expect(run.status).toBe(1);
+    expect(run.problems).toEqual([
+      "✗ [floor] desktop-agent/src/ocr-direct.ts:1: desktop-agent/ imports functions/src/platform/ocr-tesseract.ts: it may import only functions/src/contracts/ and a domain's published definitions (functions/src/domains/<name>/published.ts); publish what it needs there",
+    ]);
+  }, 120_000);
+
   test("a secret read without a defineSecret declaration; then declared but not bound; then complete", () => {
     const root = plantedCopy();
     write(root, "functions/src/domains/mermaid/llm-key.ts", `export const llmKey = () => process.env.MERMAID_LLM_API_KEY ?? "";\n`);
