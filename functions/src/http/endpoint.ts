@@ -216,13 +216,15 @@ async function authenticate(
 ): Promise<{ ok: true; caller: Caller } | { ok: false; status: number; message: string; headers: Record<string, string> }> {
   const resourceMetadataUrl = `${self}${PRM_PATH}`;
   try {
-    const info = await verifyBearerToken(req.get("authorization"), {
-      verifier: new CallerVerifier(policy, issuerUrl(req.headers), self),
+    const verifier = new CallerVerifier(policy, issuerUrl(req.headers), self);
+    await verifyBearerToken(req.get("authorization"), {
+      verifier,
       expectedResource: new URL(self),
       requiredScopes: policy.scopes ?? [],
       resourceMetadataUrl,
     });
-    return { ok: true, caller: (info.extra as { caller: Caller }).caller };
+    if (!verifier.caller) throw new Error("a verified token left no caller");
+    return { ok: true, caller: verifier.caller };
   } catch (err) {
     if (err instanceof OAuthError && err.code === OAuthErrorCode.TemporarilyUnavailable) {
       return { ok: false, status: 503, message: `Error: ${err.message} (503)`, headers: { "retry-after": "5" } };
