@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { formatColdStart, measureColdStart } from "./cold-start.js";
-import { buildGraph, domainOf, FLOOR_RULE, floorProblems, functionFiles, importProblems, manifestNameProblems, clientImportProblems, secretUses, sourceFiles } from "./imports.js";
+import { buildGraph, domainOf, FLOOR_RULE, floorProblems, functionFiles, importProblems, lazyImports, manifestNameProblems, clientImportProblems, secretUses, sourceFiles } from "./imports.js";
 import { formatShape, missingIndex, type IndexFile } from "./indexes.js";
 import { discover, formatManifest, limitProblems, userEnvs, validateWithCli, type Manifest } from "./manifest.js";
 import { collectQueries } from "./queries.js";
@@ -258,16 +258,10 @@ if (wants("rules")) {
 // --- cold start -------------------------------------------------------------------------------
 if (wants("coldstart") && built && manifest) {
   heading("cold start: import time and modules per function");
-  const entry = join(functionsSrcDir, "src/index.ts");
-  const file = graph.files.get(entry);
+  const lazy = lazyImports(graph);
   for (const ep of manifest.endpoints) {
-    // The function's lazily imported modules: dynamic imports inside its export in index.ts.
-    const targets: string[] = [];
-    for (const stmt of (file?.ast.body ?? []) as any[]) {
-      const d = stmt.declaration?.declarations?.find((x: any) => x.id?.name === ep.id);
-      if (!d) continue;
-      for (const e of graph.edges.get(entry) ?? []) if (e.dynamic && e.to && e.line >= file!.line(d.start) && e.line <= file!.line(d.end)) targets.push(e.to);
-    }
+    // The function's lazily imported modules: its loader in index.ts.
+    const targets = lazy.get(ep.id) ?? [];
     const libFiles = targets.map((t) => join(built, "lib", relative(join(functionsSrcDir, "src"), t)).replace(/\.tsx?$/, ".js"));
     const own = targets.map((t) => domainOf(graph, t)).find(Boolean) ?? null;
     const c = measureColdStart(built, ep.id, libFiles, own, { GCLOUD_PROJECT: projectId, NODE_ENV: "production" });

@@ -244,19 +244,33 @@ export function functionFiles(graph: Graph): Map<string, Set<string>> {
     return seen;
   };
   const shared = closure([entry], true);
+  for (const [exported, lazy] of lazyImports(graph)) out.set(exported, new Set([...shared, ...closure(lazy, false)]));
+  return out;
+}
+
+/**
+ * Per export of index.ts: the source files it imports lazily, its own domain's (the loader of the
+ * manifest it serves, `serve("<name>")`, or a dynamic import inside the export itself).
+ */
+export function lazyImports(graph: Graph): Map<string, string[]> {
+  const entry = join(graph.srcDir, "index.ts");
+  const file = graph.files.get(entry);
+  const out = new Map<string, string[]>();
+  if (!file) return out;
   const loaders = entryLoaders(file);
   for (const { exported, init } of entryExports(file)) {
-    const lazy: string[] = [];
     const served = servedName(init);
     const specs = served !== undefined ? [loaders.get(served)?.spec] : [];
     walk(init, (n) => {
       if (n.type === "ImportExpression") specs.push(literalString(n.source));
     });
-    for (const spec of specs) {
-      const to = spec && resolveRelative(entry, spec);
-      if (to) lazy.push(to);
-    }
-    out.set(exported, new Set([...shared, ...closure(lazy, false)]));
+    out.set(
+      exported,
+      specs.flatMap((spec) => {
+        const to = spec && resolveRelative(entry, spec);
+        return to ? [to] : [];
+      }),
+    );
   }
   return out;
 }
