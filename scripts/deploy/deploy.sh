@@ -112,7 +112,7 @@ export GCLOUD_PROJECT="$project"
 
 # 5. The MCP URLs of what was deployed.
 if [[ ",$targets," == *",functions"* ]]; then
-  for fn in $(grep -Eo '^export const [a-z][A-Za-z0-9_]* = onRequest' functions/src/index.ts | awk '{print $3}'); do
+  for fn in $(grep -Eo '^export const [a-z][A-Za-z0-9_]* = serve\(' functions/src/index.ts | awk '{print $3}'); do
     [[ ",$targets," == *",functions,"* || ",$targets," == *",functions:$fn,"* ]] || continue
     echo "MCP URL: $deployed_base/$fn"
   done

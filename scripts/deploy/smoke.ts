@@ -11,15 +11,15 @@
 import { readFileSync } from "node:fs";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { WELL_KNOWN } from "../../functions/src/contracts/oauth.js";
+import { FUNCTION_NAMES } from "../../functions/src/core/manifest.js";
 
 const PRM_PATH = WELL_KNOWN.protectedResource;
 const AS_PATH = WELL_KNOWN.authorizationServer;
 const AUTHORIZATION_SERVER = "oauth";
 
 /** The HTTPS functions functions/src/index.ts exports (scheduled functions have no URL). */
-export function httpsFunctions(indexSource: string): string[] {
-  return [...indexSource.matchAll(/^export const ([A-Za-z][A-Za-z0-9_]*)\s*=\s*onRequest\b/gm)].map((m) => m[1]!);
-}
+/** The HTTPS functions: one per manifest (deploy:check holds index.ts's exports to them). */
+export const httpsFunctions = (): string[] => [...FUNCTION_NAMES];
 
 interface Answer {
   status: number;
@@ -141,7 +141,7 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const index = readFileSync(new URL("../../functions/src/index.ts", import.meta.url), "utf8");
-  const all = httpsFunctions(index);
+  const all = httpsFunctions();
   const exported = [...index.matchAll(/^export const ([A-Za-z][A-Za-z0-9_]*)/gm)].map((m) => m[1]!);
   // A scheduled function (e.g. fotosCleanup) has no URL to check.
   const wanted = (option(args, "functions")?.split(",").filter(Boolean) ?? all).filter((fn) => all.includes(fn) || !exported.includes(fn));

@@ -8,7 +8,7 @@ export interface Declared {
   timeoutSeconds?: number;
   availableMemoryMb?: number;
   concurrency?: number;
-  /** The serving profile declared beside its onRequest. */
+  /** The serving profile of its manifest. */
   profile?: ServingProfile;
 }
 

@@ -1,6 +1,6 @@
 // The functions served the way `npm start` serves them: one instance per HTTPS function
-// (instances.ts) behind the front (front.ts), each bounded by the serving profile declared
-// beside its onRequest (read from the build). Used by `npm start`, its test and the benches.
+// (instances.ts) behind the front (front.ts), each bounded by the serving profile of its
+// manifest (functions/src/core/manifest.ts). Used by `npm start`, its test and the benches.
 import { declaredFunctions } from "./endpoints.js";
 import { frontBound, startFront } from "./front.js";
 import { startInstances } from "./instances.js";
