@@ -173,7 +173,7 @@ export class CategorySearch {
     expect(run.out).toMatch(/^mermaid .*MERMAID_LLM_API_KEY$/m); // the manifest lists the bound secret
     expect(run.out).toContain("MERMAID_LLM_API_KEY: mermaid");
     expect(run.out).toContain("MERMAID_LLM_API_KEY (secret)"); // a defineSecret param
-  }, 300_000);
+  }, 600_000); // three clean builds
 
   test("an export named otherwise than its manifest, a manifest without its export, a loader of another folder", () => {
     const root = plantedCopy();
