@@ -56,11 +56,14 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
     leaveFrameworkDomain();
     const scope = openScope(name, req, res);
     res.set("x-request-id", scope.requestId);
-    const serve = async () => handle(req, res, await ready(), scope);
+    // The path and whether this is an uptime check, read once for every step below.
+    const path = requestPath(req);
+    const health = isHealthCheck(req.method, path);
+    const serve = async () => handle(req, res, await ready(), scope, path, health);
     try {
       // An uptime check never waits in the gate: it must answer while the instance is loaded (and
       // says "ok" then: busy is not broken).
-      await (isHealthCheck(req) ? serve() : withinGate(gate, name, res, scope.signal, serve));
+      await (health ? serve() : withinGate(gate, name, res, scope.signal, serve));
     } catch (err) {
       scope.log.error("request failed", { err, path: req.path });
       if (!res.headersSent) sendJsonRpcError(res, 500, -32603, `${INTERNAL_ERROR_TEXT} (request id ${scope.requestId}).`);
@@ -110,10 +113,9 @@ export function mcpHandler(domain: DomainDefinition, scopeOf: () => RequestScope
   });
 }
 
-async function handle(req: Request, res: Response, loaded: Loaded, scope: RequestScope): Promise<void> {
+async function handle(req: Request, res: Response, loaded: Loaded, scope: RequestScope, path: string, health: boolean): Promise<void> {
   const { domain, maxBody } = loaded;
   const { log, requestId } = scope;
-  const path = requestPath(req);
   const routes = domain.routes?.filter((r) => r.path === path) ?? [];
   const route = routes.find((r) => r.method === req.method) ?? routes[0];
   const mcp = servesMcp(domain) ? domain : undefined;
@@ -135,10 +137,10 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
     res.status(204).end();
     return;
   }
-  if (isHealthCheck(req)) {
-    const health = domain.health?.() ?? { ok: true };
+  if (health) {
+    const status = domain.health?.() ?? { ok: true };
     const base = { domain: domain.name, version: PACKAGE_VERSION, access: describeAccess(mcp?.access ?? OPEN), mcp: !!mcp };
-    if (!health.ok) return sendJson(res, 503, { status: "unavailable", reason: health.reason, ...base }, { "retry-after": "5" });
+    if (!status.ok) return sendJson(res, 503, { status: "unavailable", reason: status.reason, ...base }, { "retry-after": "5" });
     return sendJson(res, 200, { status: "ok", ...base });
   }
 

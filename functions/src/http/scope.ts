@@ -19,8 +19,8 @@ export function requestPath(req: Request): string {
 }
 
 /** Uptime checks: answered by every function, never held behind its gate or a credential. */
-export function isHealthCheck(req: Request): boolean {
-  return req.method === "GET" && requestPath(req) === "/healthz";
+export function isHealthCheck(method: string, path: string): boolean {
+  return method === "GET" && path === "/healthz";
 }
 
 /**
