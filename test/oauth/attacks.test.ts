@@ -81,7 +81,7 @@ describe("1. refresh rotation (RFC 9700): a used refresh token never starts a se
   });
 });
 
-describe("2. remembered consent answers silently only for an exact, verifiable redirect", () => {
+describe("2. remembered consent answers silently only for an exact https redirect, whatever the client", () => {
   async function consentAnswer(cookie: string, clientId: string, redirectUri: string) {
     const start = await fetch(authorizeUrlFor(clientId, pkcePair().challenge, { redirect_uri: redirectUri }), { redirect: "manual" });
     expect(start.status).toBe(303);
@@ -110,18 +110,50 @@ describe("2. remembered consent answers silently only for an exact, verifiable r
     expect(await res.text()).toContain('name="decision"');
   });
 
-  test("a metadata-document client is remembered for the exact redirect approved, not for another port", async () => {
+  test("a metadata-document client returning to a loopback port sees the consent page again, even on the port approved", async () => {
     const user = await createUser();
     const doc = await serveDocument((url) => ({ body: JSON.stringify({ client_id: url, client_name: "Doc client", redirect_uris: ["http://127.0.0.1/callback"] }) }));
     servers.push(doc.server);
     await authorizeInBrowser(authorizeUrlFor(doc.url, pkcePair().challenge, { redirect_uri: "http://127.0.0.1:40010/callback" }), user);
     const cookie = await signInCookie(user);
-    const same = await consentAnswer(cookie, doc.url, "http://127.0.0.1:40010/callback");
+    for (const port of [40010, 40011]) {
+      const res = await consentAnswer(cookie, doc.url, `http://127.0.0.1:${port}/callback`);
+      expect(res.status, `port ${port}`).toBe(200);
+      expect(res.headers.get("location")).toBeNull();
+      expect(await res.text()).toContain('name="decision"');
+    }
+  });
+
+  test("a metadata-document client returning to https is remembered for the exact redirect approved only", async () => {
+    const user = await createUser();
+    const doc = await serveDocument((url) => ({ body: JSON.stringify({ client_id: url, client_name: "Web client", redirect_uris: ["https://app.example/callback", "https://app.example/other"] }) }));
+    servers.push(doc.server);
+    await authorizeInBrowser(authorizeUrlFor(doc.url, pkcePair().challenge, { redirect_uri: "https://app.example/callback" }), user);
+    const cookie = await signInCookie(user);
+    const same = await consentAnswer(cookie, doc.url, "https://app.example/callback");
     expect(same.status).toBe(303);
-    expect(new URL(same.headers.get("location")!).port).toBe("40010");
-    const other = await consentAnswer(cookie, doc.url, "http://127.0.0.1:40011/callback");
+    expect(new URL(same.headers.get("location")!).origin).toBe("https://app.example");
+    const other = await consentAnswer(cookie, doc.url, "https://app.example/other");
     expect(other.status).toBe(200);
     expect(other.headers.get("location")).toBeNull();
+  });
+
+  test("the consent page names the scheme of a redirect that is not https, not only its host", async () => {
+    const user = await createUser();
+    const cookie = await signInCookie(user);
+    // A custom scheme whose "host" is a trusted name: the code goes to whichever app claims the scheme.
+    const dynamic = await registerClient(["com.evil.app://claude.ai/cb"]);
+    const page = await (await consentAnswer(cookie, dynamic, "com.evil.app://claude.ai/cb")).text();
+    expect(page).toContain("it returns to com.evil.app://claude.ai)");
+    expect(page).not.toContain("returns to claude.ai");
+    // A metadata document on one host, returning to a custom scheme dressed as that host.
+    const doc = await serveDocument((url) => ({ body: JSON.stringify({ client_id: url, client_name: "Doc client", redirect_uris: ["com.evil.app://127.0.0.1/cb"] }) }));
+    servers.push(doc.server);
+    const docPage = await (await consentAnswer(cookie, doc.url, "com.evil.app://127.0.0.1/cb")).text();
+    expect(docPage).toContain("described by 127.0.0.1; it returns to com.evil.app://127.0.0.1)");
+    // An https redirect is named by its host.
+    const web = await registerClient(["https://app.example/cb"]);
+    expect(await (await consentAnswer(cookie, web, "https://app.example/cb")).text()).toContain("it returns to app.example)");
   });
 });
 
