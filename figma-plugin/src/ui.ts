@@ -73,7 +73,10 @@ async function connect(credential: Credential, initial?: AccessToken): Promise<v
   const savedRoom = (await storage("storage-get", roomKey(ctx.fileKey, ctx.fileName))) as string | null;
   bridge = new Bridge({
     functionUrl: FUNCTION_URL,
-    tokens: new AccessTokens(endpoints!.token, PLUGIN_CLIENT, credential.refreshToken, initial),
+    tokens: new AccessTokens(endpoints!.token, PLUGIN_CLIENT, credential.refreshToken, initial, async (rotated) => {
+      credential.refreshToken = rotated;
+      await storage("storage-set", CREDENTIAL_KEY, credential);
+    }),
     context: () => context!,
     execute,
     roomId: savedRoom ?? undefined,

@@ -15,7 +15,7 @@ import { captureRedaction, settingsFrom, type Settings } from "../../../function
 import type { CaptureArgs, ScreenshotMeta } from "../../../functions/src/domains/fotos/screenshots.js";
 import { LOCAL_CAPTURE_PATH, redactionParam, type LocalCaptured, type LocalCaptureQuery } from "../../../functions/src/contracts/fotos-agent.js";
 import { FotosApi, RefusedError, RevokedError } from "../api.js";
-import type { Credentials } from "../config.js";
+import { mcpCredentialsPath, type Credentials } from "../config.js";
 import { AGENT_VERSION } from "../version.js";
 import { captureHereRedacted, thisComputer } from "./local-backend.js";
 
@@ -23,7 +23,7 @@ export class Bridge {
   private readonly api: FotosApi;
 
   constructor(readonly creds: Credentials) {
-    this.api = new FotosApi(creds);
+    this.api = new FotosApi(creds, mcpCredentialsPath());
   }
 
   get url(): string {
