@@ -4,7 +4,7 @@
 // loses it.
 import { AccessTokens, DeviceFlowError, type AccessToken } from "../../functions/src/contracts/device-flow.js";
 import type { AgentCalls } from "../../functions/src/contracts/fotos-agent.js";
-import { saveCredentials, type Credentials } from "./config.js";
+import { loadCredentials, saveCredentials, type Credentials } from "./config.js";
 import { deviceClient } from "./pairing.js";
 
 export class RevokedError extends Error {
@@ -36,11 +36,18 @@ export const backoff = (attempt: number, max = 15_000) => Math.min(max, 500 * 2 
 export class FotosApi {
   private readonly tokens: AccessTokens;
 
-  /** `file`: where `creds` were loaded from; each rotated device credential is saved there (without it, kept in memory only). */
+  /**
+   * `file`: where `creds` were loaded from. The device credential rotates: each new one is saved
+   * there, and read back before each refresh (`fotos-agent status` may have rotated it while
+   * `run` was running). Without a file it is kept in memory only.
+   */
   constructor(readonly creds: Credentials, file?: string) {
-    this.tokens = new AccessTokens(creds.tokenEndpoint, deviceClient(creds.clientId, creds.server), creds.credential, undefined, (credential) => {
-      this.creds.credential = credential;
-      if (file) saveCredentials(this.creds, file);
+    this.tokens = new AccessTokens(creds.tokenEndpoint, deviceClient(creds.clientId, creds.server), creds.credential, undefined, {
+      load: () => (file ? loadCredentials(file)?.credential : undefined),
+      save: (credential) => {
+        this.creds.credential = credential;
+        if (file) saveCredentials(this.creds, file);
+      },
     });
   }
 

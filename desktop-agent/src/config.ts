@@ -14,7 +14,7 @@ export interface Credentials {
   clientId: string;
   deviceId: string;
   deviceName: string;
-  /** The long-lived device credential (OAuth refresh token); revocable from the account. */
+  /** The device credential (OAuth refresh token, rotated at each refresh: the newest is kept here); revocable from the account. */
   credential: string;
   firebase?: FirebaseSettings;
   pairedAt: string;

@@ -42,7 +42,7 @@ export interface AccessToken {
 /** What pairing gives the device: its id, its credential, and a first access token. */
 export interface PairedDevice extends AccessToken {
   deviceId: string;
-  /** The long-lived device credential (an OAuth refresh token); revocable on the account's /apps page. */
+  /** The device credential (an OAuth refresh token, rotated at each refresh); revocable on the account's /apps page. */
   refreshToken: string;
   /** The function the credential is for (its canonical URL). */
   resource?: string;
@@ -234,9 +234,19 @@ export async function awaitConfirmation(endpoints: Endpoints, client: DeviceClie
 }
 
 /**
+ * Where a device keeps its credential (a file, the plugin's storage), shared by every process or
+ * window of that device: read before each refresh, so one that another rotated meanwhile presents
+ * the newest (an old one presented later would unpair the device), and written with each new one
+ * before the refresh counts as done.
+ */
+export interface CredentialStore {
+  load?(): string | undefined | Promise<string | undefined>;
+  save(credential: string): void | Promise<void>;
+}
+
+/**
  * Access tokens for a paired device from its credential, refreshed a minute before they expire.
- * Each refresh hands a new credential: it is used from then on and given to `saveCredential` (a
- * file, the plugin's storage) before the refresh counts as done, since the old one is spent.
+ * Each refresh hands a new credential, used from then on and kept in `store`.
  */
 export class AccessTokens {
   private current: AccessToken | undefined;
@@ -247,7 +257,7 @@ export class AccessTokens {
     private readonly client: DeviceClient,
     private credential: string,
     initial?: AccessToken,
-    private readonly saveCredential?: (credential: string) => void | Promise<void>,
+    private readonly store?: CredentialStore,
   ) {
     this.current = initial;
   }
@@ -271,11 +281,12 @@ export class AccessTokens {
   refresh(): Promise<AccessToken> {
     this.refreshing ??= (async () => {
       try {
+        this.credential = (await this.store?.load?.()) ?? this.credential;
         const { status, body } = await postForm(this.tokenEndpoint, { grant_type: "refresh_token", refresh_token: this.credential, client_id: this.client.clientId });
         if (status === 200 && typeof body.access_token === "string") {
           if (typeof body.refresh_token === "string" && body.refresh_token !== this.credential) {
             this.credential = body.refresh_token;
-            await this.saveCredential?.(body.refresh_token);
+            await this.store?.save(body.refresh_token);
           }
           return (this.current = accessTokenOf(body as unknown as DeviceTokenResponse));
         }
