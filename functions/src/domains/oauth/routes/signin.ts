@@ -112,11 +112,12 @@ export const signInRoutes = [
     if (refused) return refused;
     if (!methods().has("email-link") || !f.email) return form(req, next, "Enter your email to get a sign-in link.");
     const email = f.email.toLowerCase();
-    // No sign-in email to an address that could not get in anyway (the link itself verifies it).
-    const closed = await signUpRefusal({ email, emailVerified: true });
-    if (closed) return errorPage("Not open to this account", closed, 403);
     const wait = await limited(req, ...EMAIL_LINKS(req, email, await signInDevice(req.headers, email)));
     if (wait) return form(req, next, `Too many sign-in links requested. Try again in ${waitText(wait)}.`, f.email, 429);
+    // No sign-in email to an address that could not get in anyway (the link itself verifies it);
+    // asked after the limits, so probing who may sign up costs the same as asking for links.
+    const closed = await signUpRefusal({ email, emailVerified: true });
+    if (closed) return errorPage("Not open to this account", closed, 403);
     const state = randomBytes(16).toString("hex");
     await pending().doc(state).create({ email: f.email, next, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(3600) });
     const sent = await sendSignInLink(f.email, `${req.baseUrl}/signin/email-link?state=${state}`);
