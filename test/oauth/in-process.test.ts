@@ -37,9 +37,11 @@ test("with ID tokens off, a person's real ID token is refused at a signed-in fun
     const byClaim = await verifierWith("claim:mcp_tokens");
     await expect(byClaim.verifyAccessToken(person.token)).rejects.toThrow("accepts Firebase ID tokens only from accounts its operator enabled");
     const enabled = await createUser({ claims: { mcp_tokens: true } });
-    expect((await byClaim.verifyAccessToken(enabled.token)).extra).toMatchObject({ caller: { uid: enabled.uid, credential: "id-token" } });
+    await byClaim.verifyAccessToken(enabled.token);
+    expect(byClaim.caller).toMatchObject({ uid: enabled.uid, credential: "id-token" });
     const on = await verifierWith("on");
-    expect((await on.verifyAccessToken(person.token)).extra).toMatchObject({ caller: { uid: person.uid } });
+    await on.verifyAccessToken(person.token);
+    expect(on.caller).toMatchObject({ uid: person.uid });
   } finally {
     delete process.env.ACCEPT_ID_TOKENS;
     vi.resetModules();
