@@ -7,7 +7,7 @@
 //   claim:<name>  only accounts whose custom claim <name> is true (set with the Admin SDK)
 // Firebase ID tokens do not say which app signed the person in, so "this app's tokens only" is
 // expressed as a claim given to that app's accounts.
-import { isEmulator } from "./urls.js";
+import { isEmulator } from "../core/where.js";
 
 export type IdTokenSetting = { accept: "all" } | { accept: "none" } | { accept: "claim"; claim: string };
 
