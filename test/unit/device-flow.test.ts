@@ -5,7 +5,7 @@
 // test/oauth/device-client.test.ts and the agent tests.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { AccessTokens, awaitConfirmation, type DeviceCode, type Endpoints } from "../../functions/src/contracts/device-flow.js";
 import { AGENT_ROUTES } from "../../functions/src/contracts/fotos-agent.js";
 import { FotosApi, RefusedError, RevokedError } from "../../desktop-agent/src/api.js";
@@ -58,14 +58,27 @@ const granted = { status: 200, body: { access_token: "at-1", token_type: "Bearer
 
 describe("awaitConfirmation", () => {
   test("slow_down adds 5 s to the interval; a 503 and a dropped connection are waited out, not fatal", async () => {
-    plan({ status: 503, body: { error: "temporarily_unavailable" } }, "drop", { status: 400, body: { error: "slow_down" } }, pending, granted);
-    const paired = await awaitConfirmation(endpoints(), agent, code(1));
-    expect(paired).toMatchObject({ deviceId: "d1", refreshToken: "mcpdev_x", accessToken: "at-1", resource: "https://fotos.example" });
-    expect(seen.map((s) => s.form.get("grant_type"))).toEqual(Array(5).fill("urn:ietf:params:oauth:grant-type:device_code"));
-    // The polls before slow_down are 1 s apart at least; the one after it 6 s.
-    expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(1000);
-    expect(seen[3]!.at - seen[2]!.at).toBeGreaterThanOrEqual(6000);
-  }, 30_000);
+    // The intervals pass on a fake clock (the flow's waits and the server's timestamps); the
+    // requests between them on the real event loop. No test time depends on the machine's speed.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      plan({ status: 503, body: { error: "temporarily_unavailable" } }, "drop", { status: 400, body: { error: "slow_down" } }, pending, granted);
+      let settled = false;
+      const confirmation = awaitConfirmation(endpoints(), agent, code(1)).finally(() => (settled = true));
+      while (!settled) {
+        await vi.advanceTimersByTimeAsync(250);
+        await new Promise((r) => setImmediate(r));
+      }
+      const paired = await confirmation;
+      expect(paired).toMatchObject({ deviceId: "d1", refreshToken: "mcpdev_x", accessToken: "at-1", resource: "https://fotos.example" });
+      expect(seen.map((s) => s.form.get("grant_type"))).toEqual(Array(5).fill("urn:ietf:params:oauth:grant-type:device_code"));
+      // The polls before slow_down are 1 s apart at least; the one after it 6 s.
+      expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(1000);
+      expect(seen[3]!.at - seen[2]!.at).toBeGreaterThanOrEqual(6000);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 
   test("an error the flow cannot wait out ends it with the server's sentence", async () => {
     plan({ status: 400, body: { error: "invalid_grant", error_description: "Unknown device_code: start pairing again" } });
