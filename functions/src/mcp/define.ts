@@ -6,6 +6,7 @@ import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult,
 import { isOpen, type AccessPolicy } from "../auth/policy.js";
 import type { HttpRoute } from "../http/route.js";
 import type { RequestContext } from "../http/scope.js";
+import type { ToolView } from "./view.js";
 
 export { device, OPEN, SIGNED_IN, type AccessPolicy } from "../auth/policy.js";
 export type { RequestContext, SignedInContext } from "../http/scope.js";
@@ -38,6 +39,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
     openWorldHint: boolean;
   };
   handler(input: z.output<I>, ctx: RequestContext): Promise<Out<O>>;
+  /** Its view in the conversation, for hosts that show views (mcp/view.ts). */
+  ui?: ToolView;
   /** Made by mcp/signed-in.ts: its handler needs a caller, so only a signed-in domain may list it. */
   signedIn?: true;
 }

@@ -4,8 +4,10 @@ import { defineDomain, OPEN } from "../../mcp/define.js";
 import { renderPool } from "./core/pool.js";
 import { apiRoutes } from "./http/api.js";
 import { render } from "./tools/render.js";
+import { png } from "./tools/png.js";
 import { svg } from "./tools/svg.js";
 import { verify } from "./tools/verify.js";
+import { DIAGRAM_VIEW } from "./views.js";
 
 export default defineDomain({
   name: "mermaid",
@@ -17,7 +19,8 @@ export default defineDomain({
     "Code is limited to 50,000 characters. A diagram whose SVG would be too large to return, or that does not finish rendering in time, is refused: split it into smaller ones.",
   ].join(" "),
   access: OPEN,
-  tools: [verify, render, svg],
+  tools: [verify, render, svg, png],
+  resources: [DIAGRAM_VIEW],
   routes: apiRoutes,
   warmup: () => renderPool().start(),
   health: () => renderPool().health(),
