@@ -6,6 +6,7 @@ import { getAnalysisDetail } from "./tools/get_analysis_detail.js";
 import { getUserStatus } from "./tools/get_user_status.js";
 import { listSessions } from "./tools/list_sessions.js";
 import { PROTECTED } from "../../core/catalog.js";
+import { HISTORY_VIEW, REPORT_VIEW } from "./views.js";
 
 export default defineDomain({
   name: "dermal",
@@ -24,4 +25,5 @@ export default defineDomain({
   access: { ...SIGNED_IN, scopes: ["dermal"] },
   scopes: PROTECTED.dermal.scopes,
   tools: [getUserStatus, listSessions, getAnalysisDetail, exportZoneHistory],
+  resources: [HISTORY_VIEW, REPORT_VIEW],
 });

@@ -13,6 +13,7 @@ let view: View | undefined;
 let scale = 1;
 let offset = { x: 0, y: 0 };
 let fitScale = 1;
+const MAX_HEIGHT = 560;
 
 const status = el("span", { class: "status", role: "status", "aria-live": "polite" });
 const stage = el("div", { class: "stage", tabindex: "0", "aria-label": "Diagram: + and − zoom, 0 fits, arrow keys pan" });
@@ -54,13 +55,15 @@ function zoom(factor: number) {
 function fit() {
   const svg = canvas.querySelector("svg");
   if (!svg) return;
-  const width = svg.viewBox.baseVal?.width || svg.getBoundingClientRect().width / scale || 1;
-  fitScale = Math.min(1.5, (stage.clientWidth - 2) / width);
+  const width = svg.viewBox.baseVal?.width || 1;
+  const height = svg.viewBox.baseVal?.height || 1;
+  const room = stage.clientWidth - 2;
+  // The whole diagram in view: the width of the conversation, a tall one no taller than MAX_HEIGHT.
+  fitScale = Math.min(1.5, room / width, MAX_HEIGHT / height);
   scale = fitScale;
-  offset = { x: 0, y: 0 };
+  offset = { x: Math.max(0, (room - width * scale) / 2), y: 0 };
   place();
-  const height = (svg.viewBox.baseVal?.height || 0) * scale;
-  stage.style.height = `${Math.max(120, Math.min(720, Math.ceil(height) + 4))}px`;
+  stage.style.height = `${Math.max(120, Math.ceil(height * scale) + 4)}px`;
 }
 
 function showDiagram(svg: string) {
@@ -80,6 +83,8 @@ function showDiagram(svg: string) {
   root.setAttribute("width", String(box[2] ?? 800));
   root.setAttribute("height", String(box[3] ?? 600));
   canvas.replaceChildren(document.importNode(root, true));
+  // A diagram drawn in a light theme sits on light paper in a dark host, and the other way round.
+  stage.dataset.paper = input.theme === "dark" ? "dark" : "light";
   app.replaceChildren(toolbar, stage);
   requestAnimationFrame(fit);
 }

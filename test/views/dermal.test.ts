@@ -1,0 +1,96 @@
+// The dermal views in a real Chromium host (scripts/view-host, the extension SDK's AppBridge)
+// against the served function: the zone history chart and the analysis report card, light and dark.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser, type TestUser } from "../support/emulators.js";
+import { showView, startViews, type ViewSession } from "../support/views.js";
+import { overall, seedUser, sessionId, ZONES, type SessionSpec } from "../dermal/fixtures.js";
+
+// Five sessions, oldest first; the third analysed only the forehead and nose: the other zones'
+// lines have a gap there.
+const SESSIONS: SessionSpec[] = [{ at: 40 }, { at: 30 }, { at: 20, zones: ["forehead", "nose"] }, { at: 10 }, { at: 1 }];
+
+let alice: TestUser;
+let bob: TestUser;
+let session: ViewSession;
+let strangers: ViewSession;
+beforeAll(async () => {
+  [alice, bob] = await Promise.all([createUser(), createUser()]);
+  await seedUser(alice.uid, { displayName: "Alice Views" }, SESSIONS);
+  session = await startViews(["dermal"], alice.token);
+  strangers = await startViews(["dermal"], bob.token);
+}, 120_000);
+afterAll(async () => {
+  await session?.close();
+  await strangers?.close();
+});
+
+describe("zone history chart", () => {
+  for (const [theme, format] of [["light", "json"], ["dark", "csv"]] as const) {
+    it(`one point per session for each zone and metric, gaps where a session is missing (${theme}, ${format})`, async () => {
+      const shown = await showView(session, "dermal", "export_zone_history", { uid: alice.uid, metrics: ["acne", "hydration"], format }, theme);
+      await shown.frame.waitForSelector(".panel svg", { timeout: 20_000 });
+      const counts = await shown.frame.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>(".panel")).map((panel) => ({
+          metric: panel.dataset.metric,
+          points: Object.fromEntries(
+            Array.from(panel.querySelectorAll<SVGPathElement>("path.series")).map((p) => [p.dataset.zone, panel.querySelectorAll(`circle[data-zone="${p.dataset.zone}"]`).length]),
+          ),
+          pieces: Object.fromEntries(Array.from(panel.querySelectorAll<SVGPathElement>("path.series")).map((p) => [p.dataset.zone, (p.getAttribute("d") ?? "").split("M").length - 1])),
+        })),
+      );
+      expect(counts.map((c) => c.metric)).toEqual(["acne", "hydration"]);
+      for (const c of counts) {
+        for (const zone of ZONES) {
+          const complete = zone === "forehead" || zone === "nose";
+          expect(c.points[zone], `${c.metric} ${zone}`).toBe(complete ? 5 : 4);
+          expect(c.pieces[zone], `${c.metric} ${zone}`).toBe(complete ? 1 : 2);
+        }
+      }
+      // Hover (or focus) says the value and the date.
+      const point = await shown.frame.$(`circle[data-zone="nose"][data-session="${sessionId(alice.uid, 4)}"]`);
+      await point!.focus();
+      expect(await shown.frame.$eval(".tip", (t) => t.textContent)).toMatch(/^nose, acne: \d+(\.\d+)? on \d{4}-\d{2}-\d{2}$/);
+      expect(await shown.frame.$eval(".toolbar strong", (t) => t.textContent)).toMatch(/^5 sessions, /);
+      await shown.screenshot(`dermal-history-${theme}`);
+      expect(shown.extraRequests).toEqual([]);
+      expect(shown.cspRefusals).toEqual([]);
+      await shown.page.close();
+    }, 90_000);
+  }
+});
+
+describe("analysis report card", () => {
+  for (const theme of ["light", "dark"] as const) {
+    it(`the overall score, every zone, and each change since the previous session (${theme})`, async () => {
+      const shown = await showView(session, "dermal", "get_analysis_detail", { sessionId: sessionId(alice.uid, 4) }, theme);
+      await shown.frame.waitForSelector(".card", { timeout: 20_000 });
+      const card = await shown.frame.evaluate(() => ({
+        score: document.querySelector(".big")?.textContent,
+        overall: document.querySelector(".score .delta")?.textContent,
+        overallClass: document.querySelector(".score .delta")?.className,
+        zones: Array.from(document.querySelectorAll("tbody tr")).map((r) => (r as HTMLElement).dataset.zone),
+        acne: document.querySelector('tr[data-zone="forehead"] td:nth-of-type(1) .delta')?.className,
+        hydration: document.querySelector('tr[data-zone="forehead"] td:nth-of-type(5) .delta')?.className,
+      }));
+      expect(card.score).toBe(String(overall(4)));
+      expect(card.overall).toBe("▲ +1");
+      expect(card.overallClass).toContain("better");
+      expect(card.zones).toEqual([...ZONES]);
+      expect(card.acne).toContain("worse"); // acne one point higher: worse
+      expect(card.hydration).toContain("better"); // hydration one point higher: better
+      await shown.screenshot(`dermal-report-${theme}`);
+      expect(shown.extraRequests).toEqual([]);
+      expect(shown.cspRefusals).toEqual([]);
+      await shown.page.close();
+    }, 90_000);
+  }
+
+  it("someone else's session: the card says it could not be read, and shows nothing of it", async () => {
+    const shown = await showView(strangers, "dermal", "get_analysis_detail", { sessionId: sessionId(alice.uid, 4) }, "light");
+    await shown.frame.waitForSelector(".error", { timeout: 20_000 });
+    const text = await shown.frame.$eval("main", (m) => m.textContent ?? "");
+    expect(text).toContain("The report could not be read");
+    expect(await shown.frame.$(".card")).toBeNull();
+    await shown.page.close();
+  }, 90_000);
+});
