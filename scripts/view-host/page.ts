@@ -32,10 +32,11 @@ interface HostState {
   initialized: boolean;
   downloads: { contents: unknown[] }[];
   toolCalls: { name: string; isError: boolean }[];
+  reads: string[];
   opened?: OpenedView;
 }
 
-const state: HostState = { initialized: false, downloads: [], toolCalls: [] };
+const state: HostState = { initialized: false, downloads: [], toolCalls: [], reads: [] };
 let bridge: AppBridge | undefined;
 let theme: Theme = "light";
 
@@ -61,7 +62,7 @@ async function showView(domain: string, tool: string, args: Record<string, unkno
   theme = wanted;
   document.body.dataset.theme = theme;
   await bridge?.close().catch(() => undefined);
-  Object.assign(state, { initialized: false, downloads: [], toolCalls: [] });
+  Object.assign(state, { initialized: false, downloads: [], toolCalls: [], reads: [] });
   const opened = await post<OpenedView>("/open", { domain, tool, args });
   state.opened = opened;
   document.getElementById("result")!.textContent = JSON.stringify(opened.result, null, 2);
@@ -84,7 +85,10 @@ async function showView(domain: string, tool: string, args: Record<string, unkno
     state.toolCalls.push({ name: params.name, isError: !!result.isError });
     return result;
   };
-  b.onreadresource = (params) => post("/rpc", { domain, method: "resources/read", params });
+  b.onreadresource = (params) => {
+    state.reads.push(params.uri);
+    return post("/rpc", { domain, method: "resources/read", params });
+  };
   b.ondownloadfile = async (params) => {
     state.downloads.push(params as HostState["downloads"][number]);
     return {};

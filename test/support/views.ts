@@ -41,7 +41,7 @@ export interface ShownView {
   page: Page;
   frame: Frame;
   opened: OpenedView;
-  /** URLs the view's frame requested besides its own document. */
+  /** URLs the view's frame requested besides its own document (data: URLs are the view's own bytes). */
   extraRequests: string[];
   /** Console lines where the browser refused something under the view's CSP. */
   cspRefusals: string[];
@@ -68,7 +68,7 @@ export async function showView(session: ViewSession, domain: string, tool: strin
     frame,
     opened,
     get extraRequests() {
-      return requests.filter((r) => r.frame && r.frame !== page.mainFrame() && !r.url.endsWith(opened.viewUrl!)).map((r) => r.url);
+      return requests.filter((r) => r.frame && r.frame !== page.mainFrame() && !r.url.endsWith(opened.viewUrl!) && !r.url.startsWith("data:")).map((r) => r.url);
     },
     cspRefusals,
     async screenshot(name: string) {

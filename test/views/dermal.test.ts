@@ -48,7 +48,7 @@ describe("zone history chart", () => {
       }
       // Hover (or focus) says the value and the date.
       const point = await shown.frame.$(`circle[data-zone="nose"][data-session="${sessionId(alice.uid, 4)}"]`);
-      await point!.focus();
+      await point!.evaluate((p) => (p as SVGElement).focus());
       expect(await shown.frame.$eval(".tip", (t) => t.textContent)).toMatch(/^nose, acne: \d+(\.\d+)? on \d{4}-\d{2}-\d{2}$/);
       expect(await shown.frame.$eval(".toolbar strong", (t) => t.textContent)).toMatch(/^5 sessions, /);
       await shown.screenshot(`dermal-history-${theme}`);
