@@ -9,6 +9,7 @@ import { getStats } from "./tools/get_stats.js";
 import { searchByMetadata } from "./tools/search_by_metadata.js";
 import { searchSemantic } from "./tools/search_semantic.js";
 import { PROTECTED } from "../../core/catalog.js";
+import { RESULTS_VIEW } from "./views.js";
 
 export default defineDomain({
   name: "knowledge",
@@ -22,7 +23,7 @@ export default defineDomain({
   access: { ...SIGNED_IN, scopes: ["knowledge"] },
   scopes: PROTECTED.knowledge.scopes,
   tools: [searchSemantic, searchByMetadata, getRelatedChunks, getStats],
-  resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource],
+  resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource, RESULTS_VIEW],
   prompts: [findInsightsAbout, authorDeepDive, tagExploration, relatedToChunk],
   async warmup() {
     // Load the embedding model before the first request (local model: ~0.2 s, then a few warm-up
