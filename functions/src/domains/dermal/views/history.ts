@@ -64,9 +64,10 @@ function chart(metric: string, sessions: { id: string; at: number }[], zones: st
     root.append(Object.assign(svg("text", { x: L - 4, y: y(v) + 3, class: "axis", "text-anchor": "end" }), { textContent: String(v) }));
   }
   const ticks = sessions.length <= 6 ? sessions.map((s) => s.at) : [0, 1, 2, 3, 4].map((i) => t0 + ((t1 - t0) * i) / 4);
-  for (const t of ticks) {
-    root.append(Object.assign(svg("text", { x: x(t), y: H - 8, class: "axis", "text-anchor": "middle" }), { textContent: new Date(t).toISOString().slice(0, 10) }));
-  }
+  ticks.forEach((t, i) => {
+    const anchor = ticks.length > 1 && i === 0 ? "start" : ticks.length > 1 && i === ticks.length - 1 ? "end" : "middle"; // the ends stay inside
+    root.append(Object.assign(svg("text", { x: x(t), y: H - 8, class: "axis", "text-anchor": anchor }), { textContent: new Date(t).toISOString().slice(0, 10) }));
+  });
   zones.forEach((zone, zi) => {
     const color = COLORS[zi % COLORS.length]!;
     const byId = new Map(records.filter((r) => r.zone === zone).map((r) => [r.sessionId, r]));

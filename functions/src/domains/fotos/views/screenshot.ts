@@ -73,10 +73,11 @@ async function show(result: CallToolResult) {
   const width = image.naturalWidth || 1, height = image.naturalHeight || 1;
   const layer = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "layer", "aria-label": "What the tool marked" });
   const summary: string[] = [];
+  const tagSize = Math.max(14, Math.round(width / 55)); // legible once the image is scaled to the view
 
   if (data.detections) {
     for (const d of data.detections) mark(layer, d, "redaction", `${d.type.replace(/_/g, " ")} covered`, { "data-type": d.type });
-    for (const d of data.detections) layer.append(Object.assign(svg("text", { x: d.x, y: Math.max(12, d.y - 4), class: "tag" }), { textContent: d.type.replace(/_/g, " ") }));
+    for (const d of data.detections) layer.append(Object.assign(svg("text", { x: d.x, y: Math.max(tagSize, d.y - 4), class: "tag", "font-size": tagSize }), { textContent: d.type.replace(/_/g, " ") }));
     summary.push(data.detections.length ? `${data.detections.length} item${data.detections.length === 1 ? "" : "s"} of personal data covered; re-check: ${data.recheck ?? "–"}` : "No personal data found: the image is unchanged");
   }
   if (data.regions) {
