@@ -3,6 +3,7 @@
 // refusal, and writes a PNG of each view shown to test-results/views/ for a person to look at.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { expect } from "vitest";
 import puppeteer, { type Browser, type ElementHandle, type Frame, type Page } from "puppeteer-core";
 import type { Client } from "@modelcontextprotocol/client";
 import { startViewHost, VIEW_CAPABILITIES, type OpenedView, type ViewHost } from "../../scripts/view-host/host.js";
@@ -46,6 +47,8 @@ export interface ShownView {
   /** Console lines where the browser refused something under the view's CSP. */
   cspRefusals: string[];
   screenshot(name: string): Promise<void>;
+  /** Writes the PNG (when named), checks the frame asked for nothing outside its CSP, closes the page. */
+  done(name?: string): Promise<void>;
 }
 
 export async function showView(session: ViewSession, domain: string, tool: string, args: Record<string, unknown>, theme: "light" | "dark"): Promise<ShownView> {
@@ -63,7 +66,7 @@ export async function showView(session: ViewSession, domain: string, tool: strin
   await page.waitForFunction(() => window.viewHost.state.initialized, { timeout: 30_000 });
   const frame = page.frames().find((f) => f.url().endsWith(opened.viewUrl!));
   if (!frame) throw new Error("the view's frame is not there");
-  return {
+  const shown: ShownView = {
     page,
     frame,
     opened,
@@ -76,5 +79,12 @@ export async function showView(session: ViewSession, domain: string, tool: strin
       const iframe = (await page.$("iframe")) as ElementHandle<HTMLIFrameElement>;
       await iframe.screenshot({ path: join(SHOTS_DIR, `${name}.png`) as `${string}.png` });
     },
+    async done(name) {
+      if (name) await shown.screenshot(name);
+      expect(shown.extraRequests).toEqual([]);
+      expect(shown.cspRefusals).toEqual([]);
+      await page.close();
+    },
   };
+  return shown;
 }

@@ -51,10 +51,7 @@ describe("zone history chart", () => {
       await point!.evaluate((p) => (p as SVGElement).focus());
       expect(await shown.frame.$eval(".tip", (t) => t.textContent)).toMatch(/^nose, acne: \d+(\.\d+)? on \d{4}-\d{2}-\d{2}$/);
       expect(await shown.frame.$eval(".toolbar strong", (t) => t.textContent)).toMatch(/^5 sessions, /);
-      await shown.screenshot(`dermal-history-${theme}`);
-      expect(shown.extraRequests).toEqual([]);
-      expect(shown.cspRefusals).toEqual([]);
-      await shown.page.close();
+      await shown.done(`dermal-history-${theme}`);
     }, 90_000);
   }
 });
@@ -78,10 +75,7 @@ describe("analysis report card", () => {
       expect(card.zones).toEqual([...ZONES]);
       expect(card.acne).toContain("worse"); // acne one point higher: worse
       expect(card.hydration).toContain("better"); // hydration one point higher: better
-      await shown.screenshot(`dermal-report-${theme}`);
-      expect(shown.extraRequests).toEqual([]);
-      expect(shown.cspRefusals).toEqual([]);
-      await shown.page.close();
+      await shown.done(`dermal-report-${theme}`);
     }, 90_000);
   }
 
@@ -91,6 +85,6 @@ describe("analysis report card", () => {
     const text = await shown.frame.$eval("main", (m) => m.textContent ?? "");
     expect(text).toContain("The report could not be read");
     expect(await shown.frame.$(".card")).toBeNull();
-    await shown.page.close();
+    await shown.done();
   }, 90_000);
 });

@@ -56,10 +56,7 @@ describe("the screenshot view", () => {
       const boxes = await shown.frame.$$eval("rect.redaction", (rects) => rects.map((r) => r.getAttribute("data-type")));
       expect(result.detections.length).toBe(PLANTED.length);
       expect(boxes).toEqual(result.detections.map((d) => d.type));
-      await shown.screenshot(`fotos-redaction-${theme}`);
-      expect(shown.extraRequests).toEqual([]);
-      expect(shown.cspRefusals).toEqual([]);
-      await shown.page.close();
+      await shown.done(`fotos-redaction-${theme}`);
     }, 300_000);
   }
 
@@ -72,9 +69,7 @@ describe("the screenshot view", () => {
     expect(words.length).toBeGreaterThan(10);
     await words[0]!.evaluate((w) => (w as SVGElement).focus());
     expect(await shown.frame.$eval(".tip", (t) => t.textContent)).toContain(`“${result.regions[0]!.text}”`);
-    await shown.screenshot("fotos-ocr-light");
-    expect(shown.extraRequests).toEqual([]);
-    await shown.page.close();
+    await shown.done("fotos-ocr-light");
   }, 300_000);
 
   it("annotate_screenshot: the annotated copy, each annotation marked", async () => {
@@ -87,8 +82,7 @@ describe("the screenshot view", () => {
     const { reads } = await shownImage(shown);
     expect(reads).toEqual([`screenshots://${result.screenshot_id}`]);
     expect(await shown.frame.$$eval("rect.annotation", (r) => r.map((x) => x.getAttribute("data-type")))).toEqual(["rect", "text"]);
-    await shown.screenshot("fotos-annotation-dark");
-    await shown.page.close();
+    await shown.done("fotos-annotation-dark");
   }, 300_000);
 
   it("someone else's screenshot: the view says so and reads nothing", async () => {
@@ -96,6 +90,6 @@ describe("the screenshot view", () => {
     await shown.frame.waitForSelector(".error", { timeout: 30_000 });
     expect(await shown.frame.$eval(".error strong", (e) => e.textContent)).toBe("Nothing to show");
     expect(await shown.page.evaluate(() => window.viewHost.state.reads)).toEqual([]);
-    await shown.page.close();
+    await shown.done();
   }, 120_000);
 });

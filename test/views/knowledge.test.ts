@@ -40,10 +40,7 @@ describe("result cards", () => {
       expect(hits[0]!.match?.terms.length).toBeGreaterThan(0);
       expect(top.marks.some((m) => hits[0]!.match!.terms.includes(m))).toBe(true);
       expect(top.why).toMatch(/^Matched on words: /);
-      await shown.screenshot(`knowledge-results-${theme}`);
-      expect(shown.extraRequests).toEqual([]);
-      expect(shown.cspRefusals).toEqual([]);
-      await shown.page.close();
+      await shown.done(`knowledge-results-${theme}`);
     }, 120_000);
   }
 
@@ -61,8 +58,6 @@ describe("result cards", () => {
     const related = await shown.frame.$$eval(`${first} .more li.card .title`, (ts) => ts.map((t) => t.textContent));
     expect(related.length).toBeGreaterThan(0);
     expect(await shown.page.evaluate(() => window.viewHost.state.toolCalls)).toEqual([{ name: "get_related_chunks", isError: false }]);
-    await shown.screenshot("knowledge-related-light");
-    expect(shown.extraRequests).toEqual([]);
-    await shown.page.close();
+    await shown.done("knowledge-related-light");
   }, 180_000);
 });

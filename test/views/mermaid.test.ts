@@ -80,10 +80,7 @@ describe("the diagram view in a browser host", () => {
       const look = await shown.frame.evaluate(() => ({ theme: document.documentElement.dataset.theme, background: getComputedStyle(document.body).backgroundColor }));
       expect(look.theme).toBe(theme);
       expect(look.background).toBe(theme === "dark" ? "rgb(31, 32, 35)" : "rgb(255, 255, 255)"); // the host's own variable
-      await shown.screenshot(`mermaid-diagram-${theme}`);
-      expect(shown.extraRequests).toEqual([]);
-      expect(shown.cspRefusals).toEqual([]);
-      await shown.page.close();
+      await shown.done(`mermaid-diagram-${theme}`);
     }, 90_000);
   }
 
@@ -101,8 +98,7 @@ describe("the diagram view in a browser host", () => {
     expect(Buffer.from(png?.blob ?? "", "base64").subarray(1, 4).toString()).toBe("PNG");
     expect(toolCalls).toEqual([{ name: "png", isError: false }]);
     expect(await shown.frame.$eval(".status", (s) => s.textContent)).toBe("PNG saved");
-    expect(shown.extraRequests).toEqual([]);
-    await shown.page.close();
+    await shown.done();
   }, 120_000);
 
   it("draws again in the host's dark theme through the render tool", async () => {
@@ -114,7 +110,7 @@ describe("the diagram view in a browser host", () => {
     const after = await shown.frame.$eval(".canvas svg", (svg) => svg.outerHTML);
     expect(after).not.toBe(before);
     expect(after).toContain("Start here");
-    await shown.page.close();
+    await shown.done();
   }, 120_000);
 
   it("an invalid diagram shows the parser's message and marks the line it names", async () => {
@@ -126,7 +122,6 @@ describe("the diagram view in a browser host", () => {
     expect(line).toBeGreaterThan(0);
     const marked = await shown.frame.$eval(".source .bad", (li) => li.textContent);
     expect(marked).toBe(INVALID.split("\n")[line - 1]);
-    await shown.screenshot("mermaid-diagram-invalid");
-    await shown.page.close();
+    await shown.done("mermaid-diagram-invalid");
   }, 90_000);
 });

@@ -22,7 +22,7 @@ export interface ViewHandlers {
 
 export interface View {
   readonly context: McpUiHostContext;
-  /** A server tool, through the host (the host checks the tool may be called by a view). */
+  /** A server tool, through the host (the host checks the tool may be called by a view). A failure to reach it is an error result too. */
   callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   readResource(uri: string): Promise<ReadResourceResult>;
   /** Asks the host to save a file for the person (a host may decline: the answer says so). */
@@ -115,7 +115,8 @@ export async function connectView(name: string, handlers: ViewHandlers): Promise
     get context() {
       return context;
     },
-    callTool: (toolName, args) => request<CallToolResult>("tools/call", { name: toolName, arguments: args }),
+    callTool: (toolName, args) =>
+      request<CallToolResult>("tools/call", { name: toolName, arguments: args }).catch((err: Error) => ({ isError: true, content: [{ type: "text", text: err.message }] })),
     readResource: (uri) => request<ReadResourceResult>("resources/read", { uri }),
     async download(filename, mimeType, content) {
       const answer = await request<{ isError?: boolean }>("ui/download-file", {
@@ -147,6 +148,13 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   node.append(...children);
+  return node;
+}
+
+/** An SVG element with attributes. */
+export function svgEl<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
 }
 

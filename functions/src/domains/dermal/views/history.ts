@@ -4,23 +4,14 @@
 import "../../../mcp/views/base.css";
 import "./dermal.css";
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { connectView, el, resultText, showError, type View } from "../../../mcp/views/app.js";
+import type { ExportData } from "../export.js";
+import type { ZoneRecord as BaseRecord } from "../schema.js";
+import { connectView, el, resultText, showError, svgEl as svg, type View } from "../../../mcp/views/app.js";
 
-interface ZoneRecord {
-  sessionId: string;
-  capturedAt: string;
-  zone: string;
-  [metric: string]: string | number | undefined;
-}
-interface Export {
-  metrics: string[];
-  records?: ZoneRecord[];
-  csv?: string;
-  truncated: boolean;
-  nextCursor?: string;
-}
+/** The export's records, read by metric name (CSV rows parse into the same shape). */
+type ZoneRecord = Pick<BaseRecord, "sessionId" | "capturedAt"> & { zone: string } & Record<string, string | number | undefined>;
+type Export = Pick<ExportData, "truncated" | "nextCursor" | "csv"> & { metrics: string[]; records?: ZoneRecord[] };
 
-const SVG = "http://www.w3.org/2000/svg";
 const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#9333ea", "#0891b2"];
 const LABEL: Record<string, string> = { wrinkle_depth: "wrinkle depth", left_cheek: "left cheek", right_cheek: "right cheek" };
 const label = (name: string) => LABEL[name] ?? name;
@@ -46,11 +37,6 @@ function fromCsv(csv: string): ZoneRecord[] {
   });
 }
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
 
 const tip = el("div", { class: "tip", role: "status", "aria-live": "polite" });
 
@@ -128,8 +114,7 @@ function take(result: CallToolResult) {
 
 async function loadMore() {
   if (!view || !next) return;
-  const result = await view.callTool("export_zone_history", { ...args, cursor: next }).catch((err: Error) => ({ isError: true, content: [{ type: "text" as const, text: err.message }] }));
-  take(result as CallToolResult);
+  take(await view.callTool("export_zone_history", { ...args, cursor: next }));
 }
 
 connectView("dermal-history", {

@@ -4,18 +4,11 @@
 import "../../../mcp/views/base.css";
 import "./dermal.css";
 import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { z } from "zod";
+import type { analysisDetailSchema } from "../schema.js";
 import { connectView, el, resultText, showError } from "../../../mcp/views/app.js";
 
-interface Detail {
-  sessionId: string;
-  capturedAt: string | null;
-  modelVersion: string;
-  overallScore: number | null;
-  overallChange: number | null;
-  previousSession: { sessionId: string; capturedAt: string } | null;
-  zones: { zone: string; metrics: Record<string, number>; change: Record<string, number | null> | null }[];
-  scale: string;
-}
+type Detail = z.infer<typeof analysisDetailSchema>;
 
 const HIGHER_IS_BETTER = new Set(["hydration", "overallScore"]);
 const words = (name: string) => name.replace(/_/g, " ");
@@ -33,7 +26,7 @@ function change(metric: string, delta: number | null | undefined): HTMLElement {
 function show(result: CallToolResult) {
   const data = result.structuredContent as Detail | undefined;
   if (result.isError || !data) return showError(app, "The report could not be read", resultText(result) || undefined);
-  const metrics = Object.keys(data.zones[0]?.metrics ?? {});
+  const metrics = Object.keys(data.zones[0]?.metrics ?? {}) as (keyof Detail["zones"][number]["metrics"])[];
   const head = el("tr", {}, el("th", { scope: "col" }, "Zone"), ...metrics.map((m) => el("th", { scope: "col" }, words(m))));
   const rows = data.zones.map((z) =>
     el("tr", { "data-zone": z.zone }, el("th", { scope: "row" }, words(z.zone)), ...metrics.map((m) => el("td", {}, el("span", { class: "value" }, String(z.metrics[m] ?? "–")), change(m, z.change?.[m])))),

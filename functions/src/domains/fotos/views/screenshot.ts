@@ -4,7 +4,7 @@
 import "../../../mcp/views/base.css";
 import "./screenshot.css";
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { connectView, el, resultText, showError, type View } from "../../../mcp/views/app.js";
+import { connectView, el, resultText, showError, svgEl as svg, type View } from "../../../mcp/views/app.js";
 
 interface Box {
   x: number;
@@ -30,7 +30,6 @@ interface Annotation {
   text?: string;
 }
 
-const SVG = "http://www.w3.org/2000/svg";
 const app = document.getElementById("app")!;
 let view: View | undefined;
 let input: { annotations?: Annotation[] } = {};
@@ -39,11 +38,6 @@ let pending: CallToolResult | undefined;
 const tip = el("div", { class: "tip", role: "status", "aria-live": "polite" });
 const say = (text: string) => (tip.textContent = text);
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
 
 function mark(layer: SVGSVGElement, box: Box, cls: string, text: string, extra: Record<string, string> = {}) {
   const rect = svg("rect", { x: box.x, y: box.y, width: Math.max(1, box.w), height: Math.max(1, box.h), class: cls, tabindex: 0, "aria-label": text, ...extra });

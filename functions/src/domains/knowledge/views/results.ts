@@ -5,20 +5,11 @@ import "../../../mcp/views/base.css";
 import "./results.css";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { connectView, el, resultText, showError, type View } from "../../../mcp/views/app.js";
+import type { SearchSemanticOutput } from "../tools/search_semantic.js";
 
-interface Hit {
-  rank: number;
-  chunk_id: string;
-  title: string;
-  author: string;
-  source: string;
-  snippet: string;
-  tags?: string[];
-  category?: string;
-  created_at?: string;
-  similarity?: number;
-  match?: { terms: string[]; similarity?: number; semantic_rank?: number; lexical_rank?: number; lexical_score?: number };
-}
+type SemanticHit = SearchSemanticOutput["results"][number];
+/** A result of either search: search_by_metadata's carry no match, but a category and a date. */
+type Hit = Omit<SemanticHit, "tags" | "match" | "full_content"> & Partial<Pick<SemanticHit, "tags" | "match">> & { category?: string; created_at?: string };
 interface Results {
   query?: string;
   mode?: string;
@@ -77,10 +68,7 @@ async function openChunk(hit: Hit, slot: HTMLElement, button: HTMLButtonElement)
 async function related(hit: Hit, slot: HTMLElement) {
   if (!view) return;
   slot.replaceChildren(el("p", { class: "loading" }, "Finding related chunks…"));
-  const result = (await view.callTool("get_related_chunks", { chunk_id: hit.chunk_id, limit: 5 }).catch((err: Error) => ({
-    isError: true,
-    content: [{ type: "text" as const, text: err.message }],
-  }))) as CallToolResult;
+  const result = await view.callTool("get_related_chunks", { chunk_id: hit.chunk_id, limit: 5 });
   const data = result.structuredContent as Results | undefined;
   if (result.isError || !data) return showError(slot, "No related chunks", resultText(result) || undefined);
   slot.dataset.open = "related";

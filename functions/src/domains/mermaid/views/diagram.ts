@@ -132,9 +132,9 @@ async function downloadSvg() {
 async function downloadPng() {
   if (!view || !input.code) return;
   say("Drawing PNG…");
-  const result = await view.callTool("png", input).catch((err: Error) => ({ isError: true, content: [{ type: "text" as const, text: err.message }] }));
+  const result = await view.callTool("png", input);
   const image = result.content?.find((c) => c.type === "image");
-  if (result.isError || !image || image.type !== "image") return say(resultText(result as CallToolResult) || "No PNG came back");
+  if (result.isError || !image || image.type !== "image") return say(resultText(result) || "No PNG came back");
   const ok = await view.download("diagram.png", "image/png", { blob: image.data });
   say(ok ? "PNG saved" : "The host did not save the file");
 }
@@ -143,10 +143,10 @@ async function redraw() {
   if (!view || !input.code) return;
   const theme = view.context.theme === "dark" ? "dark" : "default";
   say(`Drawing in the ${theme === "dark" ? "dark" : "light"} theme…`);
-  const result = await view.callTool("render", { ...input, theme }).catch((err: Error) => ({ isError: true, content: [{ type: "text" as const, text: err.message }] }));
-  if (result.isError) return say(resultText(result as CallToolResult));
+  const result = await view.callTool("render", { ...input, theme });
+  if (result.isError) return say(resultText(result));
   input = { ...input, theme };
-  showResult(result as CallToolResult);
+  showResult(result);
   say("Drawn in the host's theme");
 }
 
