@@ -33,6 +33,15 @@ function inertMarkup(html: string): DocumentFragment {
     for (const attr of Array.from(node.attributes)) {
       if (/^on/i.test(attr.name) || /^\s*javascript:/i.test(attr.value)) node.removeAttribute(attr.name);
     }
+    // Assets (vectors, image fills) are files the developer exports (export_node_as_image): the
+    // preview shows where each goes rather than asking for a file that is not there.
+    const src = node.getAttribute("src");
+    if (src !== null && !src.startsWith("data:")) {
+      node.removeAttribute("src");
+      node.removeAttribute("srcset");
+      node.setAttribute("data-asset", src);
+      node.setAttribute("title", `${src}: export it with export_node_as_image`);
+    }
   }
   const fragment = document.createDocumentFragment();
   fragment.append(...Array.from(doc.body.childNodes).map((n) => document.importNode(n, true)));
@@ -57,7 +66,8 @@ function show(result: CallToolResult) {
     const stage = el("div", { class: "preview", "aria-label": "Preview" });
     const shadow = stage.attachShadow({ mode: "open" });
     // The design's variables sit on :root; inside the shadow root that is the host element.
-    const style = el("style", {}, `:host{display:block;all:initial}${(data.css ?? "").replace(/:root\b/g, ":host")}`);
+    const css = (data.css ?? "").replace(/:root\b/g, ":host").replace(/url\((?!\s*["']?data:)[^)]*\)/g, "none"); // no files to load
+    const style = el("style", {}, `:host{display:block;all:initial}[data-asset]{outline:1px dashed #8888;background:#8882}${css}`);
     const tailwind = /class="[^"]*\b(flex|w-\[|p-\[|bg-\[)/.test(data.html) && !data.css?.includes("{");
     shadow.append(style, inertMarkup(data.html));
     app.replaceChildren(
