@@ -9,16 +9,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { CallToolResult, Client, Tool } from "@modelcontextprotocol/client";
+import { UI_EXTENSION, VIEW_MIME_TYPE, type ViewCsp } from "../../functions/src/mcp/view.js";
 
-export const UI_EXTENSION = "io.modelcontextprotocol/ui";
-export const VIEW_MIME_TYPE = "text/html;profile=mcp-app";
 /** What a client says to be shown views. */
 export const VIEW_CAPABILITIES = { extensions: { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } };
-
-export interface ViewCsp {
-  connectDomains?: string[];
-  resourceDomains?: string[];
-}
 
 /** One tool call opened in the host: what the page needs to show its view. */
 export interface OpenedView {

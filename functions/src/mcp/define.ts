@@ -6,10 +6,16 @@ import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult,
 import { isOpen, type AccessPolicy } from "../auth/policy.js";
 import type { HttpRoute } from "../http/route.js";
 import type { RequestContext } from "../http/scope.js";
-import type { ToolView } from "./view.js";
 
 export { device, OPEN, SIGNED_IN, type AccessPolicy } from "../auth/policy.js";
 export type { RequestContext, SignedInContext } from "../http/scope.js";
+
+/** A tool's view in the conversation (mcp/view.ts): the ui:// resource, and who may call the tool. */
+export interface ToolView {
+  resourceUri: string;
+  /** ["app"]: a tool only views call (more data for a view), never listed to the model. Default both. */
+  visibility?: ("model" | "app")[];
+}
 
 /** A handler's structured answer: `data` becomes structuredContent and (as JSON) the text. */
 export interface StructuredResult<T> {

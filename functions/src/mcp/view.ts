@@ -5,7 +5,7 @@
 // domain's views/ sources at `npm run build` (functions/scripts/build-views.mjs) into lib/views/.
 import { readFile } from "node:fs/promises";
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
-import type { StaticResourceDefinition } from "./define.js";
+import type { StaticResourceDefinition, ToolView } from "./define.js";
 
 /** The extension's id and the views' MIME type, as the extension's SDK names them (a test compares). */
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";
@@ -13,13 +13,6 @@ export const VIEW_MIME_TYPE = "text/html;profile=mcp-app";
 /** Where hosts from before the `ui` object look for a tool's view (the SDK sets both). */
 const LEGACY_RESOURCE_URI_KEY = "ui/resourceUri";
 const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
-
-/** A tool's view: the ui:// resource, and who may call the tool (default both the model and the view). */
-export interface ToolView {
-  resourceUri: string;
-  /** ["app"]: a tool only views call (more data for a view), never listed to the model. */
-  visibility?: ("model" | "app")[];
-}
 
 /** What a view may load beyond its own HTML (the spec's `_meta.ui.csp`); our views need nothing. */
 export interface ViewCsp {
