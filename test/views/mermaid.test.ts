@@ -1,5 +1,7 @@
 // The mermaid diagram view (ui://mermaid/diagram) in a real Chromium host built on the extension
 // SDK's AppBridge, against the served function; and what clients without the extension get.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
@@ -7,6 +9,7 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/ext-apps/app-brid
 import { UI_EXTENSION, VIEW_MIME_TYPE } from "../../functions/src/mcp/view.js";
 import { VIEW_PROTOCOL_VERSION } from "../../functions/src/mcp/views/app.js";
 import { VIEW_CAPABILITIES } from "../../scripts/view-host/host.js";
+import { functionUrl } from "../support/emulators.js";
 import { connect, type Era } from "../support/mcp.js";
 import { showView, startViews, type ViewSession } from "../support/views.js";
 
@@ -68,6 +71,26 @@ describe("what clients see in the lists", () => {
     await plain.close();
     await viewing.close();
   });
+});
+
+describe("the MCP Inspector CLI (a third-party client)", () => {
+  const inspector = (...extra: string[]) =>
+    promisify(execFile)("mcp-inspector", ["--cli", functionUrl("mermaid"), "--transport", "http", "--connect-timeout", "120000", "--method", "tools/list", ...extra], { timeout: 240_000 });
+
+  it("by default (it does not announce the extension) lists today's tools, without views", async () => {
+    const { stdout } = await inspector();
+    const { tools } = JSON.parse(stdout) as { tools: { name: string; _meta?: Record<string, unknown> }[] };
+    expect(tools.map((t) => t.name).sort()).toEqual(["render", "svg", "verify"]);
+    expect(tools.filter((t) => t._meta)).toEqual([]);
+  }, 300_000);
+
+  it("announcing the extension (--advertise-apps), its app probe finds the diagram view on render and svg", async () => {
+    const { stdout } = await inspector("--advertise-apps", "--app-info");
+    const apps = stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const uris = apps.filter((a) => JSON.stringify(a).includes("ui://mermaid/diagram"));
+    expect(uris.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(apps)).toMatch(/"render"/);
+  }, 300_000);
 });
 
 describe("the diagram view in a browser host", () => {
