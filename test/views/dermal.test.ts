@@ -75,6 +75,7 @@ describe("analysis report card", () => {
       expect(card.zones).toEqual([...ZONES]);
       expect(card.acne).toContain("worse"); // acne one point higher: worse
       expect(card.hydration).toContain("better"); // hydration one point higher: better
+      expect(await shown.frame.content()).not.toContain(alice.token); // a view never holds the caller's credential
       await shown.done(`dermal-report-${theme}`);
     }, 90_000);
   }

@@ -84,12 +84,22 @@ describe("the MCP Inspector CLI (a third-party client)", () => {
     expect(tools.filter((t) => t._meta)).toEqual([]);
   }, 300_000);
 
-  it("announcing the extension (--advertise-apps), its app probe finds the diagram view on render and svg", async () => {
-    const { stdout } = await inspector("--advertise-apps", "--app-info");
-    const apps = stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
-    const uris = apps.filter((a) => JSON.stringify(a).includes("ui://mermaid/diagram"));
-    expect(uris.length).toBeGreaterThanOrEqual(2);
-    expect(JSON.stringify(apps)).toMatch(/"render"/);
+  const apps = async (...extra: string[]) =>
+    (await inspector("--advertise-apps", "--app-info", ...extra)).stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("announcing the extension on 2026-07-28 requests, its own app probe finds the diagram view on render and svg", async () => {
+    const found = (await apps("--protocol-era", "modern")).filter((a) => a.hasApp === true && a.toolName !== "png");
+    expect(found.map((a) => [a.toolName, a.resourceUri])).toEqual([
+      ["render", "ui://mermaid/diagram"],
+      ["svg", "ui://mermaid/diagram"],
+    ]);
+    expect(found[0]).toMatchObject({ resourceMimeType: "text/html;profile=mcp-app", csp: {} });
+  }, 300_000);
+
+  // Its ad-hoc runs speak the 2025 era, where the capabilities come only with initialize: a
+  // stateless server never sees them with the later tools/list (docs/clients.md).
+  it("announcing it only at a 2025-era initialize, it is offered no views", async () => {
+    expect((await apps("--protocol-era", "legacy")).filter((a) => a.hasApp === true)).toEqual([]);
   }, 300_000);
 });
 
