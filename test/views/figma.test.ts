@@ -26,7 +26,7 @@ describe("design preview", () => {
       const result = shown.opened.result.structuredContent as { html: string; css: string };
       await shown.frame.waitForSelector(".preview", { timeout: 20_000 });
       const preview = await shown.frame.$eval(".preview", (stage, id) => {
-        const card = stage.shadowRoot?.querySelector<HTMLElement>(`[data-node-id="${id}"]`);
+        const card = stage.firstElementChild?.shadowRoot?.querySelector<HTMLElement>(`[data-node-id="${id}"]`);
         const box = card?.getBoundingClientRect();
         return { found: !!card, width: Math.round(box?.width ?? 0), background: card ? getComputedStyle(card).backgroundColor : "" };
       }, CARD.id);

@@ -63,8 +63,9 @@ function show(result: CallToolResult) {
   if (result.isError || !data) return showError(app, "No design to show", resultText(result) || undefined);
   const header = el("div", { class: "toolbar" }, el("strong", {}, data.fileName ?? "Figma"), ...(data.truncated ? [el("span", { class: "status" }, "Part of the layers: the answer was truncated")] : []));
   if (typeof data.html === "string") {
-    const stage = el("div", { class: "preview", "aria-label": "Preview" });
-    const shadow = stage.attachShadow({ mode: "open" });
+    const canvas = el("div", {});
+    const stage = el("div", { class: "preview", "aria-label": "Preview" }, canvas);
+    const shadow = canvas.attachShadow({ mode: "open" });
     // The design's variables sit on :root; inside the shadow root that is the host element.
     const css = (data.css ?? "").replace(/:root\b/g, ":host").replace(/url\((?!\s*["']?data:)[^)]*\)/g, "none"); // no files to load
     const style = el("style", {}, `:host{display:block;all:initial}[data-asset]{outline:1px dashed #8888;background:#8882}${css}`);
