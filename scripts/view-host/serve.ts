@@ -25,7 +25,8 @@ const clients = new Map<string, Promise<Client>>();
 async function connect(domain: string): Promise<Client> {
   const server = session.servers.find((s) => s.name === domain);
   if (!server) throw new Error(`npm start serves no ${domain}`);
-  const client = new Client({ name: "view-host", version: "1.0.0" }, { capabilities: VIEW_CAPABILITIES });
+  // 2026-07-28: each request carries the capabilities, so the stateless functions see the extension.
+  const client = new Client({ name: "view-host", version: "1.0.0" }, { capabilities: VIEW_CAPABILITIES, versionNegotiation: { mode: { pin: "2026-07-28" } } });
   const headers: Record<string, string> = server.signedIn && token ? { authorization: `Bearer ${token}` } : {};
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
   return client;
