@@ -11,17 +11,23 @@ const SESSIONS: SessionSpec[] = [{ at: 40 }, { at: 30 }, { at: 20, zones: ["fore
 
 let alice: TestUser;
 let bob: TestUser;
+let carol: TestUser; // a long history: the export comes in parts
 let session: ViewSession;
 let strangers: ViewSession;
+let long: ViewSession;
+const LONG = 120;
 beforeAll(async () => {
-  [alice, bob] = await Promise.all([createUser(), createUser()]);
+  [alice, bob, carol] = await Promise.all([createUser(), createUser(), createUser()]);
   await seedUser(alice.uid, { displayName: "Alice Views" }, SESSIONS);
+  await seedUser(carol.uid, { displayName: "Carol Views" }, Array.from({ length: LONG }, (_, i) => ({ at: LONG - i })));
   session = await startViews(["dermal"], alice.token);
+  long = await startViews(["dermal"], carol.token);
   strangers = await startViews(["dermal"], bob.token);
 }, 120_000);
 afterAll(async () => {
   await session?.close();
   await strangers?.close();
+  await long?.close();
 });
 
 describe("zone history chart", () => {
@@ -54,6 +60,27 @@ describe("zone history chart", () => {
       await shown.done(`dermal-history-${theme}`);
     }, 90_000);
   }
+});
+
+describe("zone history chart", () => {
+  it("a truncated export: the view loads the next parts through the tool until every session is on the chart", async () => {
+    const shown = await showView(long, "dermal", "export_zone_history", { uid: carol.uid }, "light");
+    expect((shown.opened.result.structuredContent as { truncated: boolean }).truncated).toBe(true);
+    await shown.frame.waitForSelector(".panel svg", { timeout: 20_000 });
+    const pointsOf = () => shown.frame.$$eval('.panel[data-metric="acne"] circle[data-zone="chin"]', (c) => c.length);
+    expect(await pointsOf()).toBeLessThan(LONG);
+    for (let part = 0; part < 10 && (await shown.frame.$("main > button")); part++) {
+      const before = await pointsOf();
+      await shown.frame.click("main > button");
+      await shown.frame.waitForFunction((n) => document.querySelectorAll('.panel[data-metric="acne"] circle[data-zone="chin"]').length > n, { timeout: 60_000 }, before);
+    }
+    await shown.frame.waitForFunction((n) => document.querySelectorAll('.panel[data-metric="acne"] circle[data-zone="chin"]').length === n, { timeout: 20_000 }, LONG);
+    const calls = await shown.page.evaluate(() => window.viewHost.state.toolCalls);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((c) => c.name === "export_zone_history" && !c.isError)).toBe(true);
+    expect(await shown.frame.$eval(".toolbar strong", (t) => t.textContent)).toMatch(new RegExp(`^${LONG} sessions, `));
+    await shown.done("dermal-history-long");
+  }, 240_000);
 });
 
 describe("analysis report card", () => {

@@ -99,7 +99,8 @@ function draw() {
     el("strong", {}, `${sessions.length} session${sessions.length === 1 ? "" : "s"}, ${new Date(t0).toISOString().slice(0, 10)} – ${new Date(t1).toISOString().slice(0, 10)}`),
     legend,
   );
-  const more = next ? [Object.assign(el("button", { type: "button" }, "Load the next part"), { onclick: () => void loadMore() })] : [];
+  const more = next ? [el("button", { type: "button" }, "Load the next part")] : [];
+  more[0]?.addEventListener("click", () => void loadMore(more[0]!));
   app.replaceChildren(header, ...metrics.map((m) => chart(m, sessions, zones, t0, t1)), tip, ...more);
 }
 
@@ -112,9 +113,19 @@ function take(result: CallToolResult) {
   draw();
 }
 
-async function loadMore() {
-  if (!view || !next) return;
-  take(await view.callTool("export_zone_history", { ...args, cursor: next }));
+async function loadMore(button: HTMLButtonElement) {
+  const cursor = next;
+  if (!view || !cursor) return;
+  next = undefined; // one request per part, however often the button is pressed
+  button.disabled = true;
+  const result = await view.callTool("export_zone_history", { ...args, cursor });
+  if (result.isError) {
+    next = cursor;
+    button.disabled = false;
+    tip.textContent = `The next part could not be read: ${resultText(result)}`;
+    return;
+  }
+  take(result);
 }
 
 connectView("dermal-history", {
