@@ -62,13 +62,12 @@ describe("zone history chart", () => {
   }
 });
 
-describe("zone history chart", () => {
+describe("zone history chart of a long history", () => {
   it("a truncated export: the view loads the next parts through the tool until every session is on the chart", async () => {
     const shown = await showView(long, "dermal", "export_zone_history", { uid: carol.uid }, "light");
     expect((shown.opened.result.structuredContent as { truncated: boolean }).truncated).toBe(true);
     await shown.frame.waitForSelector(".panel svg", { timeout: 20_000 });
-    const pointsOf = () => shown.frame.$$eval('.panel[data-metric="acne"] circle[data-zone="chin"]', (c) => c.length);
-    expect(await pointsOf()).toBeLessThan(LONG);
+    expect(await shown.frame.$$eval('.panel[data-metric="acne"] circle[data-zone="chin"]', (c) => c.length)).toBeLessThan(LONG);
     // Every record has an acne value: each part adds points to that panel.
     const acnePoints = () => shown.frame.$$eval('.panel[data-metric="acne"] circle', (c) => c.length);
     for (let part = 0; part < 10 && (await shown.frame.$("main > button")); part++) {
