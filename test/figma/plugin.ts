@@ -10,6 +10,8 @@ export interface PluginOptions {
   figmaUserId?: string;
   figmaUserName?: string;
   fileName?: string;
+  /** What figma.fileKey gives (Figma gives it only to some plugins; unset by default). */
+  fileKey?: string;
   keepaliveSeconds?: number;
   dieOnTool?: string;
   hangOnTool?: string;
@@ -49,6 +51,7 @@ export async function startPlugin(opts: PluginOptions): Promise<PluginProcess> {
       FIGMA_USER_ID: opts.figmaUserId ?? "1001",
       FIGMA_USER_NAME: opts.figmaUserName ?? "Ada",
       FIGMA_FILE_NAME: opts.fileName ?? "Landing page",
+      ...(opts.fileKey ? { FIGMA_FILE_KEY: opts.fileKey } : {}),
       KEEPALIVE_SECONDS: String(opts.keepaliveSeconds ?? 4),
       ...(opts.dieOnTool ? { DIE_ON_TOOL: opts.dieOnTool } : {}),
       ...(opts.hangOnTool ? { HANG_ON_TOOL: opts.hangOnTool } : {}),
