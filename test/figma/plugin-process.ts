@@ -5,6 +5,7 @@
 //   FIGMA_USER_ID, FIGMA_USER_NAME, FIGMA_FILE_NAME, KEEPALIVE_SECONDS
 //   DIE_ON_TOOL   the process kills itself (SIGKILL, no goodbye) when it receives this command
 //   HANG_ON_TOOL  the command never finishes (the plugin stays alive and keeps its heartbeat)
+//   FIGMA_EDITOR_TYPE  "figjam" for a FigJam board (default: a design file)
 //   PLUGIN_FIXTURES  extra pages (fixtures.ts: "design", "large"); FIGMA_PAGE  the page open at start
 // Reports {type: "state", state} and {type: "command", tool} to the parent; answers {type: "dump"}.
 import { Bridge } from "../../figma-plugin/src/bridge.js";
@@ -24,6 +25,7 @@ const fake = createFakeFigma({
   fileName: env("FIGMA_FILE_NAME", "Landing page"),
   fileKey: process.env.FIGMA_FILE_KEY,
   user: { id: env("FIGMA_USER_ID", "1001"), name: env("FIGMA_USER_NAME", "Ada") },
+  editorType: process.env.FIGMA_EDITOR_TYPE === "figjam" ? "figjam" : "figma",
 });
 const { api } = fake;
 const fixtures = (process.env.PLUGIN_FIXTURES ?? "").split(",").filter(Boolean);
@@ -64,7 +66,7 @@ const bridge = new Bridge({
 });
 
 process.on("message", async (msg: { type: string }) => {
-  if (msg.type === "dump") send({ type: "dump", document: snapshot(api.root) });
+  if (msg.type === "dump") send({ type: "dump", document: { ...(snapshot(api.root) as object), undoSteps: fake.undoSteps() } });
   if (msg.type === "kick") bridge.kick();
   if (msg.type === "close") {
     await bridge.stop(true);

@@ -12,6 +12,8 @@ export interface PluginOptions {
   fileName?: string;
   /** What figma.fileKey gives (Figma gives it only to some plugins; unset by default). */
   fileKey?: string;
+  /** "figjam": the file is a FigJam board (fake-figma.ts's board). */
+  editorType?: "figma" | "figjam";
   keepaliveSeconds?: number;
   dieOnTool?: string;
   hangOnTool?: string;
@@ -52,6 +54,7 @@ export async function startPlugin(opts: PluginOptions): Promise<PluginProcess> {
       FIGMA_USER_NAME: opts.figmaUserName ?? "Ada",
       FIGMA_FILE_NAME: opts.fileName ?? "Landing page",
       ...(opts.fileKey ? { FIGMA_FILE_KEY: opts.fileKey } : {}),
+      ...(opts.editorType ? { FIGMA_EDITOR_TYPE: opts.editorType } : {}),
       KEEPALIVE_SECONDS: String(opts.keepaliveSeconds ?? 4),
       ...(opts.dieOnTool ? { DIE_ON_TOOL: opts.dieOnTool } : {}),
       ...(opts.hangOnTool ? { HANG_ON_TOOL: opts.hangOnTool } : {}),

@@ -40,6 +40,7 @@ describe("tools/list", () => {
       "set_padding", "set_axis_align", "set_item_spacing", "move_node", "resize_node", "clone_node", "delete_node",
       "delete_multiple_nodes", "create_component_instance", "get_design_context", "get_variable_defs", "get_metadata",
       "get_component_properties", "set_instance_properties", "bind_variable", "apply_style", "get_annotations", "set_annotations",
+      "get_board", "create_sticky", "create_shape_with_text", "create_connector", "create_section",
     ];
     expect([...byName.keys()].sort()).toEqual([...expected].sort());
     for (const t of tools.filter((t) => t.name !== "list_sessions")) {

@@ -46,3 +46,6 @@ export const READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: f
 export const CREATE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 export const UPDATE = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 export const DELETE = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+/** The kinds of items get_board lists (FigJam's own, plus what boards and pages share). */
+export const BOARD_TYPES = ["STICKY", "SHAPE_WITH_TEXT", "CONNECTOR", "SECTION", "TEXT", "FRAME", "GROUP", "RECTANGLE", "ELLIPSE", "VECTOR", "LINE", "STAMP", "TABLE", "CODE_BLOCK", "WIDGET", "INSTANCE", "MEDIA", "EMBED", "LINK_UNFURL"] as const;
