@@ -1,8 +1,8 @@
 // The one place the tools and the HTTP API share: input rules, messages, and the calls into the
 // render pool. The two input messages below are the spec's exact wording: keep them word for word.
 import { invalidInput, tooLarge, ToolError } from "../../../core/errors.js";
-import { JobRejected, renderPool } from "./pool.js";
-import { MAX_CODE_LENGTH, type Labels, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
+import { JobRejected, renderPool } from "../../../platform/mermaid/pool.js";
+import { MAX_CODE_LENGTH, type Labels, type RenderOutcome, type Theme, type VerifyOutcome } from "../../../platform/mermaid/protocol.js";
 
 export const EMPTY_CODE_MESSAGE = "Invalid input: code must be a non-empty string";
 export const TOO_LONG_MESSAGE = "Code exceeds maximum length of 50KB";

@@ -10,7 +10,7 @@ import { installMermaidPatch } from "./mermaid-patch.js";
 import { createSanitizer, type Sanitizer } from "./sanitize.js";
 import { htmlLabelsToText } from "./text-labels.js";
 import { describeRenderError, describeSyntaxError, isDiagramError } from "./syntax-error.js";
-import { seededRandom } from "../../../core/random.js";
+import { seededRandom } from "../../core/random.js";
 
 type Mermaid = typeof import("mermaid").default;
 
