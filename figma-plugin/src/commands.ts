@@ -26,6 +26,7 @@ import { annotationCommands } from "./annotations.js";
 import { componentCommands } from "./components.js";
 import { designCommands } from "./design-context.js";
 import { figjamCommands } from "./figjam.js";
+import { diagramCommands } from "./diagram.js";
 import { metadataCommands } from "./outline.js";
 import { styleCommands } from "./bindings.js";
 import { variableCommands } from "./variables.js";
@@ -335,6 +336,7 @@ export const commands: Record<string, Handler> = {
   ...styleCommands,
   ...annotationCommands,
   ...figjamCommands,
+  ...diagramCommands,
 };
 
 /** Runs one relayed command; never throws (a failure is an answer too). */

@@ -326,6 +326,13 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
         });
       }
     }
+    if (type === "VECTOR") {
+      node.vectorNetwork = { vertices: [], segments: [], regions: [] };
+      node.setVectorNetworkAsync = async (network: { vertices: { x: number; y: number }[]; segments: { start: number; end: number }[] }) => {
+        for (const s of network.segments) if (!network.vertices[s.start] || !network.vertices[s.end]) throw new Error("Invalid vector network: a segment refers to a missing vertex");
+        node.vectorNetwork = structuredClone({ regions: [], ...network });
+      };
+    }
     if (type === "SECTION") {
       let fills: unknown[] = [{ type: "SOLID", color: { r: 1, g: 1, b: 1 }, opacity: 1 }];
       Object.defineProperty(node, "fills", { enumerable: true, get: () => fills, set: (v: unknown[]) => (fills = v) });
@@ -584,6 +591,19 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
         },
       ]),
     ),
+    createVector: () => {
+      const n = make("VECTOR", { name: "Vector" });
+      api.currentPage.appendChild(n);
+      return n;
+    },
+    // An SVG becomes a frame of vectors in Figma; the model keeps the source on one vector.
+    createNodeFromSvg: (svg: string) => {
+      if (!/^<svg[\s>]/.test(svg.trim())) throw new Error("Failed to parse SVG");
+      const frame = make("FRAME", { name: "svg", fills: [] });
+      make("VECTOR", { name: "Vector", parent: frame, svgSource: svg });
+      api.currentPage.appendChild(frame);
+      return frame;
+    },
     createSection: () => {
       const n = make("SECTION", { name: "Section" });
       api.currentPage.appendChild(n);
@@ -729,7 +749,8 @@ export function snapshot(node: FakeNode): unknown {
   for (const k of ["x", "y", "width", "height", "visible", "characters", "fills", "strokes", "strokeWeight", "fillStyleId", "strokeStyleId", "effectStyleId", "textStyleId", "effects", "annotations", "explicitVariableModes", "layoutMode", "layoutWrap", "itemSpacing", "counterAxisSpacing", "paddingTop", "paddingRight", "paddingBottom", "paddingLeft", "primaryAxisAlignItems", "counterAxisAlignItems", "topLeftRadius", "topRightRadius", "bottomRightRadius", "bottomLeftRadius", "fontSize", "fontName"]) {
     if (k in node) out[k] = node[k];
   }
-  for (const k of ["shapeType", "connectorStart", "connectorEnd", "connectorLineType", "connectorStartStrokeCap", "connectorEndStrokeCap", "isWideWidth", "authorVisible"]) {
+  if (node.dashPattern?.length) out.dashPattern = node.dashPattern;
+  for (const k of ["vectorNetwork", "shapeType", "connectorStart", "connectorEnd", "connectorLineType", "connectorStartStrokeCap", "connectorEndStrokeCap", "isWideWidth", "authorVisible"]) {
     if (k in node) out[k] = node[k];
   }
   if (node.text) out.text = node.text.characters;

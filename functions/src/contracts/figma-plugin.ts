@@ -87,3 +87,57 @@ export const CONNECTOR_CAPS = [
   "NONE", "ARROW_EQUILATERAL", "ARROW_LINES", "TRIANGLE_FILLED", "DIAMOND_FILLED", "CIRCLE_FILLED",
   "ERD_ZERO_OR_ONE", "ERD_EXACTLY_ONE", "ERD_ZERO_OR_MORE", "ERD_ONE_OR_MORE", "ERD_ONE", "ERD_MANY",
 ] as const;
+
+/** A point of a diagram, in the diagram's own coordinates (pixels, y down). */
+export interface DiagramPoint {
+  x: number;
+  y: number;
+}
+
+/** A box of a diagram: a vertex, state, class, entity or actor (`shape` is mermaid's name for it). */
+export interface DiagramNode {
+  id: string;
+  /** Its text: the label, or for classes and entities the lines of the box. */
+  label: string;
+  shape: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** The group it sits in (a subgraph or composite state). */
+  groupId?: string;
+}
+
+/** A line between two nodes (by id) or two points (sequence messages). */
+export interface DiagramEdge {
+  from: string | DiagramPoint;
+  to: string | DiagramPoint;
+  label?: string;
+  arrowStart: boolean;
+  arrowEnd: boolean;
+  dashed: boolean;
+}
+
+/** A subgraph or composite state: a box around nodes. */
+export interface DiagramGroup {
+  id: string;
+  label: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * A Mermaid diagram as the suite's engine laid it out: nodes, edges and groups in mermaid's own
+ * order. Types the engine cannot take apart (pie, gantt, …) come as `svg` with no nodes.
+ */
+export interface DiagramLayout {
+  diagramType: string;
+  width: number;
+  height: number;
+  nodes: DiagramNode[];
+  edges: DiagramEdge[];
+  groups: DiagramGroup[];
+  svg?: string;
+}

@@ -23,6 +23,8 @@ export interface FigmaToolConfig<S extends z.ZodRawShape> {
   description: string;
   args: S;
   annotations: Omit<ToolAnnotations, "title"> & { readOnlyHint: boolean; openWorldHint: boolean };
+  /** Turns the tool's arguments into the command's, once the session is known (default: as they are). */
+  prepare?(args: Record<string, unknown>, ctx: SignedInContext): Promise<Record<string, unknown>>;
   /** Turns the plugin's result into the tool result (default: JSON as structuredContent and text). */
   present?(result: Record<string, unknown>, session: Session): FigmaResult | Promise<FigmaResult>;
 }
@@ -47,7 +49,8 @@ export function figmaTool<S extends z.ZodRawShape>(config: FigmaToolConfig<S>): 
       const { args, link } = resolveLinks(linked);
       try {
         const session = await resolveSession(ctx, sessionId ?? roomId, link);
-        const raw = await runCommand(ctx, session, config.name, args);
+        const command = config.prepare ? await config.prepare(args, ctx) : args;
+        const raw = await runCommand(ctx, session, config.name, command);
         const result = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : { result: raw };
         return config.present ? await config.present(result, session) : present(result, session);
       } catch (err) {

@@ -7,6 +7,7 @@ import { applyStyle } from "./tools/apply_style.js";
 import { bindVariable } from "./tools/bind_variable.js";
 import { cloneNode } from "./tools/clone_node.js";
 import { createConnector } from "./tools/create_connector.js";
+import { createDiagram } from "./tools/create_diagram.js";
 import { createSection } from "./tools/create_section.js";
 import { createShapeWithText } from "./tools/create_shape_with_text.js";
 import { createSticky } from "./tools/create_sticky.js";
@@ -104,6 +105,7 @@ export default defineDomain({
     createShapeWithText,
     createConnector,
     createSection,
+    createDiagram,
   ],
   routes: pluginRoutes,
 });
