@@ -43,6 +43,9 @@ describe("in a FigJam board", () => {
   let board: PluginProcess;
   beforeAll(async () => {
     board = await openPlugin(user, { fileName: "Architecture", editorType: "figjam" });
+    // Both engines start their worker here (hook time), not inside a test: the function's through a
+    // call refused at parse, which draws nothing.
+    await Promise.all([pool.run({ op: "verify", code: "flowchart TD\n  A --> B" }), callTool(agent, "create_diagram", { code: "flowchart TD\n  A -->" })]);
   });
   afterAll(async () => board?.close());
 
