@@ -27,6 +27,7 @@ import { componentCommands } from "./components.js";
 import { designCommands } from "./design-context.js";
 import { figjamCommands } from "./figjam.js";
 import { diagramCommands } from "./diagram.js";
+import { editCommands } from "./edits.js";
 import { metadataCommands } from "./outline.js";
 import { styleCommands } from "./bindings.js";
 import { variableCommands } from "./variables.js";
@@ -337,6 +338,7 @@ export const commands: Record<string, Handler> = {
   ...annotationCommands,
   ...figjamCommands,
   ...diagramCommands,
+  ...editCommands,
 };
 
 /** Runs one relayed command; never throws (a failure is an answer too). */

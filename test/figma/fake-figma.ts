@@ -8,22 +8,23 @@
 // text and connectors with text sublayers whose font must be loaded, connectors that must end on
 // an existing layer, sections); commitUndo counted as undo steps. Nodes carry only the properties
 // their type has in Figma, so `"x" in node`-style checks behave.
+import { createHash } from "node:crypto";
 import { deflateSync } from "node:zlib";
 
 type Paint = { type: "SOLID"; color: { r: number; g: number; b: number }; opacity?: number; visible?: boolean };
 type FontName = { family: string; style: string };
 
-const CONTAINERS = new Set(["DOCUMENT", "PAGE", "FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "SECTION"]);
-const SCENE = new Set(["FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR", "SECTION", "STICKY", "SHAPE_WITH_TEXT", "CONNECTOR"]);
+const CONTAINERS = new Set(["DOCUMENT", "PAGE", "FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "SECTION", "BOOLEAN_OPERATION"]);
+const SCENE = new Set(["BOOLEAN_OPERATION", "FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR", "SECTION", "STICKY", "SHAPE_WITH_TEXT", "CONNECTOR"]);
 /** FigJam objects whose text is a sublayer (`node.text`), not the node itself. */
 const SUBLAYERED = new Set(["STICKY", "SHAPE_WITH_TEXT", "CONNECTOR"]);
 /** Only FigJam lets a plugin create these. */
 const FIGJAM_ONLY: Record<string, string> = { createSticky: "STICKY", createShapeWithText: "SHAPE_WITH_TEXT", createConnector: "CONNECTOR" };
-const GEOMETRY = new Set(["FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR"]);
+const GEOMETRY = new Set(["BOOLEAN_OPERATION", "FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR"]);
 const CORNERS = new Set(["FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE"]);
 const AUTO_LAYOUT = new Set(["FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE"]);
 /** Layers that sit in a parent's auto-layout (sizing, positioning, constraints). */
-const LAYOUT_CHILD = new Set(["FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR"]);
+const LAYOUT_CHILD = new Set(["BOOLEAN_OPERATION", "FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR"]);
 const WEIGHTS: Record<string, number> = { Thin: 100, "Extra Light": 200, Light: 300, Regular: 400, Medium: 500, "Semi Bold": 600, Bold: 700, "Extra Bold": 800, Black: 900 };
 /** Which variable type a bindable field takes (Figma refuses others). */
 const NUMBER_FIELDS = new Set([
@@ -326,6 +327,17 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
         });
       }
     }
+    if (SCENE.has(type) && type !== "SECTION" && !SUBLAYERED.has(type)) {
+      node.reactions = [];
+      node.setReactionsAsync = async (list: { actions?: { type: string; destinationId?: string | null }[] }[]) => {
+        for (const r of list) {
+          for (const a of r.actions ?? []) {
+            if (a.type === "NODE" && !["FRAME", "COMPONENT", "INSTANCE"].includes(byId.get(a.destinationId ?? "")?.type ?? "")) throw new Error(`Invalid destination ${a.destinationId}`);
+          }
+        }
+        node.reactions = structuredClone(list);
+      };
+    }
     if (type === "VECTOR") {
       node.vectorNetwork = { vertices: [], segments: [], regions: [] };
       node.setVectorNetworkAsync = async (network: { vertices: { x: number; y: number }[]; segments: { start: number; end: number }[] }) => {
@@ -488,6 +500,19 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
     return node;
   }
 
+  /** A group or boolean layer holding `nodes`, in `parent` where the first of them was. */
+  function combine(type: string, nodes: FakeNode[], parent: FakeNode): FakeNode {
+    if (!nodes.length) throw new Error("Cannot group zero nodes");
+    const at = Math.max(0, parent.children.indexOf(nodes[0]));
+    const n = make(type, { name: type === "GROUP" ? "Group" : "Boolean" });
+    const xs = nodes.map((c) => c.x), ys = nodes.map((c) => c.y);
+    Object.assign(n, { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...nodes.map((c) => c.x + c.width)) - Math.min(...xs), height: Math.max(...nodes.map((c) => c.y + c.height)) - Math.min(...ys) });
+    for (const c of nodes) n.appendChild(c);
+    parent.children.splice(Math.min(at, parent.children.length), 0, n);
+    n.parent = parent;
+    return n;
+  }
+
   const NOT_COPIED = new Set(["id", "type", "parent", "children", "removed", "mainComponent", "key", "characters", "boundVariables", "resolvedVariableModes", "fontWeight", "componentProperties", "variantProperties", "componentPropertyDefinitions", "defaultVariant"]);
   function cloneTree(source: FakeNode): FakeNode {
     const props: Record<string, unknown> = {};
@@ -508,6 +533,8 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
   const document = make("DOCUMENT", { name: opts.fileName }, "0:0");
   const home = make("PAGE", { name: editorType === "figjam" ? "Page 1" : "Home", parent: document, selection: [] }, "0:1");
   let undoSteps = 0;
+  /** Images made with createImage: hash → bytes. */
+  const images = new Map<string, number>();
   if (editorType === "figjam") {
     // A retro board: a section holding two stickies, a shape beside it, a connector from the shape to a sticky.
     const ideas = make("SECTION", { name: "Ideas", parent: home, x: 0, y: 0, width: 800, height: 400 }, "5:1");
@@ -591,6 +618,71 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
         },
       ]),
     ),
+    createPage: () => make("PAGE", { name: "Page", parent: document, selection: [] }),
+    async setCurrentPageAsync(page: FakeNode) {
+      api.currentPage = page;
+    },
+    createImage(bytes: Uint8Array) {
+      const b = Buffer.from(bytes);
+      const png = b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
+      if (!png && !(b[0] === 0xff && b[1] === 0xd8) && b.subarray(0, 3).toString("latin1") !== "GIF") throw new Error("Image type is unsupported");
+      const hash = createHash("sha1").update(b).digest("hex");
+      images.set(hash, b.length);
+      return { hash };
+    },
+    base64Decode: (text: string) => new Uint8Array(Buffer.from(text, "base64")),
+    // Grouping and boolean operations: a new container where the first layer was, holding the layers.
+    group: (nodes: FakeNode[], parent: FakeNode) => combine("GROUP", nodes, parent),
+    ungroup: (group: FakeNode) => {
+      const parent = group.parent!;
+      const kids = [...group.children];
+      const at = parent.children.indexOf(group);
+      for (const k of kids) group.children.splice(group.children.indexOf(k), 1);
+      parent.children.splice(at, 1, ...kids);
+      for (const k of kids) k.parent = parent;
+      group.parent = null;
+      group.removed = true;
+      byId.delete(group.id);
+      return kids;
+    },
+    ...Object.fromEntries(["union", "subtract", "intersect", "exclude"].map((op) => [op, (nodes: FakeNode[], parent: FakeNode) => {
+      const n = combine("BOOLEAN_OPERATION", nodes, parent);
+      n.booleanOperation = op.toUpperCase();
+      return n;
+    }])),
+    createComponentFromNode: (source: FakeNode) => {
+      if (source.type === "COMPONENT" || source.type === "INSTANCE") throw new Error("Cannot create a component from a component or instance");
+      const parent = source.parent!;
+      const at = parent.children.indexOf(source);
+      const props: Record<string, unknown> = {};
+      for (const k of ["name", "x", "y", "width", "height", "fills", "strokes", "layoutMode", "itemSpacing", "paddingTop", "paddingRight", "paddingBottom", "paddingLeft"]) if (k in source) props[k] = structuredClone(source[k]);
+      const component = make("COMPONENT", props);
+      for (const child of [...(source.children ?? [])]) component.appendChild(child);
+      component.parent?.children.splice(component.parent.children.indexOf(component), 1);
+      parent.children.splice(at, 1, component);
+      component.parent = parent;
+      source.remove();
+      return component;
+    },
+    createPaintStyle: () => {
+      const style = { id: `S:${++counter},`, key: `k${counter}`, name: "", description: "", type: "PAINT", paints: [] as (typeof paintStyles)[number]["paints"] };
+      paintStyles.push(style);
+      return style;
+    },
+    createTextStyle: () => {
+      let fontName: FontName = { family: "Inter", style: "Regular" };
+      const style = { id: `S:${++counter},`, key: `k${counter}`, name: "", description: "", type: "TEXT", fontSize: 12, lineHeight: { unit: "AUTO" } as unknown, letterSpacing: { unit: "PERCENT", value: 0 } as unknown } as Record<string, unknown>;
+      Object.defineProperty(style, "fontName", {
+        enumerable: true,
+        get: () => fontName,
+        set: (f: FontName) => {
+          if (!loadedFonts.has(fontKey(f))) throw new Error(`Font "${f.family} ${f.style}" is not loaded`);
+          fontName = f;
+        },
+      });
+      textStyles.push(style as (typeof textStyles)[number]);
+      return style;
+    },
     createVector: () => {
       const n = make("VECTOR", { name: "Vector" });
       api.currentPage.appendChild(n);
@@ -750,6 +842,9 @@ export function snapshot(node: FakeNode): unknown {
     if (k in node) out[k] = node[k];
   }
   if (node.dashPattern?.length) out.dashPattern = node.dashPattern;
+  if (node.reactions?.length) out.reactions = node.reactions;
+  if (node.booleanOperation) out.booleanOperation = node.booleanOperation;
+  for (const k of ["layoutSizingHorizontal", "layoutSizingVertical"]) if (node[k] && node[k] !== "FIXED") out[k] = node[k];
   for (const k of ["vectorNetwork", "shapeType", "connectorStart", "connectorEnd", "connectorLineType", "connectorStartStrokeCap", "connectorEndStrokeCap", "isWideWidth", "authorVisible"]) {
     if (k in node) out[k] = node[k];
   }

@@ -46,6 +46,19 @@ import { setMultipleTextContents } from "./tools/set_multiple_text_contents.js";
 import { setPadding } from "./tools/set_padding.js";
 import { setStrokeColor } from "./tools/set_stroke_color.js";
 import { setTextContent } from "./tools/set_text_content.js";
+import { createPage } from "./tools/create_page.js";
+import { setSizing } from "./tools/set_sizing.js";
+import { setEffects } from "./tools/set_effects.js";
+import { setImageFill } from "./tools/set_image_fill.js";
+import { groupNodes } from "./tools/group_nodes.js";
+import { ungroupNode } from "./tools/ungroup_node.js";
+import { booleanOperation } from "./tools/boolean_operation.js";
+import { createComponentFromNode } from "./tools/create_component_from_node.js";
+import { createVariableCollection } from "./tools/create_variable_collection.js";
+import { createVariable } from "./tools/create_variable.js";
+import { createPaintStyle } from "./tools/create_paint_style.js";
+import { createTextStyle } from "./tools/create_text_style.js";
+import { setReactions } from "./tools/set_reactions.js";
 import { PROTECTED } from "../../core/catalog.js";
 
 export default defineDomain({
@@ -106,6 +119,19 @@ export default defineDomain({
     createConnector,
     createSection,
     createDiagram,
+    createPage,
+    setSizing,
+    setEffects,
+    setImageFill,
+    groupNodes,
+    ungroupNode,
+    booleanOperation,
+    createComponentFromNode,
+    createVariableCollection,
+    createVariable,
+    createPaintStyle,
+    createTextStyle,
+    setReactions,
   ],
   routes: pluginRoutes,
 });
