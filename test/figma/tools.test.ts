@@ -250,7 +250,9 @@ describe("errors the agent can act on", () => {
   test("invalid arguments never reach the plugin", async () => {
     const before = plugin.messages.filter((m) => m.type === "command").length;
     const r = await callTool(agent, "set_fill_color", { nodeId: "frame one", r: 2, g: 0, b: 0 });
-    expect(textOf(r)).toBe('Error: Invalid input: nodeId must be a Figma node id such as "12:34" (as get_selection or get_document_info return it); r must be at most 1 (400)');
+    expect(textOf(r)).toBe(
+      'Error: Invalid input: nodeId must be a Figma node id such as "12:34" (as get_selection or get_document_info return it) or a Figma link to the layer (https://www.figma.com/design/…?node-id=12-34); r must be at most 1 (400)',
+    );
     expect(plugin.messages.filter((m) => m.type === "command").length).toBe(before);
   });
 });

@@ -9,7 +9,7 @@ export const nodeId = (what = "The node's id") =>
     .trim()
     .max(2000)
     .refine((v) => NODE_ID.test(v) || looksLikeLink(v), {
-      error: 'must be a Figma node id such as "12:34" (as get_selection or get_document_info return it) or a Figma link to the layer (https://www.figma.com/design/…?node-id=12-34)',
+      error: 'nodeId must be a Figma node id such as "12:34" (as get_selection or get_document_info return it) or a Figma link to the layer (https://www.figma.com/design/…?node-id=12-34)',
     })
     .describe(`${what}: a node id such as "12:34", or a Figma link to the layer`);
 
