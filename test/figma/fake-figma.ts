@@ -659,9 +659,9 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
       const component = make("COMPONENT", props);
       for (const child of [...(source.children ?? [])]) component.appendChild(child);
       component.parent?.children.splice(component.parent.children.indexOf(component), 1);
-      parent.children.splice(at, 1, component);
-      component.parent = parent;
       source.remove();
+      parent.children.splice(at, 0, component);
+      component.parent = parent;
       return component;
     },
     createPaintStyle: () => {
