@@ -1,7 +1,7 @@
 // Figma bridge: agents read and edit the Figma files their own MCP Bridge plugin has open.
 // Tools become commands in a Firestore session registry (store.ts); the plugin long-polls its room
 // through routes.ts and posts results back. Which file a call reaches: sessions.ts (the seed's flow).
-import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
+import { defineDomain } from "../../mcp/define.js";
 import { pluginRoutes } from "./routes.js";
 import { applyStyle } from "./tools/apply_style.js";
 import { bindVariable } from "./tools/bind_variable.js";
@@ -59,7 +59,6 @@ import { createVariable } from "./tools/create_variable.js";
 import { createPaintStyle } from "./tools/create_paint_style.js";
 import { createTextStyle } from "./tools/create_text_style.js";
 import { setReactions } from "./tools/set_reactions.js";
-import { PROTECTED } from "../../core/catalog.js";
 
 export default defineDomain({
   name: "figma",
@@ -73,8 +72,6 @@ export default defineDomain({
     "In a FigJam board, get_board reads stickies, shapes, connectors and sections; create_sticky, create_shape_with_text, create_connector and create_section write them. Node ids may be pasted Figma links: the link's file picks the session.",
     "To build a design in code, call get_design_context (the selection by default; format html or tailwind for markup) and get_variable_defs for the design tokens; keep the variable and style names it gives rather than raw values.",
   ].join(" "),
-  access: { ...SIGNED_IN, scopes: ["figma"] },
-  scopes: PROTECTED.figma.scopes,
   tools: [
     listSessions,
     getDocumentInfo,
