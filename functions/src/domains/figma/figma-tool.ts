@@ -25,6 +25,8 @@ export interface FigmaToolConfig<S extends z.ZodRawShape> {
   annotations: Omit<ToolAnnotations, "title"> & { readOnlyHint: boolean; openWorldHint: boolean };
   /** Turns the tool's arguments into the command's, once the session is known (default: as they are). */
   prepare?(args: Record<string, unknown>, ctx: SignedInContext): Promise<Record<string, unknown>>;
+  /** Its view in the conversation (mcp/view.ts). */
+  ui?: ToolDefinition["ui"];
   /** Turns the plugin's result into the tool result (default: JSON as structuredContent and text). */
   present?(result: Record<string, unknown>, session: Session): FigmaResult | Promise<FigmaResult>;
 }
@@ -41,7 +43,15 @@ type FigmaResult = StructuredResult<z.input<typeof figmaOutput>>;
 export function figmaTool<S extends z.ZodRawShape>(config: FigmaToolConfig<S>): ToolDefinition {
   const inputSchema = z.object({ ...config.args, ...sessionArgs });
   return tool(
-    { name: config.name, title: config.title, description: config.description + SESSION_NOTE, inputSchema, outputSchema: figmaOutput, annotations: config.annotations },
+    {
+      name: config.name,
+      title: config.title,
+      description: config.description + SESSION_NOTE,
+      inputSchema,
+      outputSchema: figmaOutput,
+      annotations: config.annotations,
+      ...(config.ui ? { ui: config.ui } : {}),
+    },
     async (input: Record<string, unknown>, ctx: SignedInContext): Promise<FigmaResult | ErrorResult> => {
       const { sessionId, roomId, ...linked } = input as { sessionId?: string; roomId?: string } & Record<string, unknown>;
       if (sessionId && roomId && sessionId !== roomId) throw invalidInput("sessionId and roomId name different rooms: pass only one");
