@@ -2,6 +2,7 @@
 // emulators through FIRESTORE_EMULATOR_HOST & co., which the Functions emulator sets.
 import { getApps, initializeApp, type App } from "firebase-admin/app";
 import { getFirestore, type Firestore, type WriteBatch } from "firebase-admin/firestore";
+import { instrumentFirestore } from "./firestore-deadlines.js";
 
 export function adminApp(): App {
   return getApps()[0] ?? (assertNotEmulatedInProduction(), initializeApp());
@@ -24,6 +25,7 @@ export function firestore(): Firestore {
   if (!db) {
     db = getFirestore(adminApp());
     db.settings({ ignoreUndefinedProperties: true });
+    instrumentFirestore(db);
   }
   return db;
 }

@@ -1,0 +1,86 @@
+// Firestore's Admin SDK takes no per-call signal or deadline, so its calls are bounded here, once
+// per process (applied by platform/firebase.ts): every read, write and transaction made while a
+// request is served goes through callDependency with Firestore's budget (platform/deadline.ts),
+// and every listener's first snapshot must arrive within it. Calls made inside a bounded call (the
+// SDK's own, a transaction's reads) are covered by it. Outside a request nothing is bounded. An
+// abandoned call ends on the client's own timeout; the request is answered without it.
+import { AggregateQuery, CollectionReference, DocumentReference, Firestore, Query, WriteBatch } from "firebase-admin/firestore";
+import { activeScope, BUDGETS, callDependency, DependencyUnavailable, recovered, sentence, timedOut } from "./deadline.js";
+
+type Method = (...args: unknown[]) => unknown;
+
+function bound(proto: object, name: string, write: boolean): void {
+  const target = proto as Record<string, Method>;
+  const original = target[name];
+  if (typeof original !== "function" || (original as { bounded?: true }).bounded) return;
+  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+    const scope = activeScope();
+    if (!scope || scope.inside) return original.apply(this, args);
+    return callDependency(BUDGETS.firestore, () => original.apply(this, args) as Promise<unknown>, { write });
+  };
+  (wrapped as { bounded?: true }).bounded = true;
+  target[name] = wrapped;
+}
+
+/** A listener whose first snapshot does not arrive within the budget gets the unavailable error. */
+function boundListener(proto: object): void {
+  const target = proto as Record<string, Method>;
+  const original = target.onSnapshot;
+  if (typeof original !== "function" || (original as { bounded?: true }).bounded) return;
+  const wrapped = function (this: unknown, onNext: (snap: unknown) => void, onError?: (err: Error) => void): () => void {
+    const scope = activeScope();
+    if (!scope || scope.inside || !onError) return original.call(this, onNext, onError) as () => void;
+    let first = true;
+    let unsubscribe: (() => void) | undefined;
+    const b = BUDGETS.firestore;
+    const timer = setTimeout(() => {
+      first = false;
+      unsubscribe?.();
+      timedOut(b, scope.log, { budgetMs: b.ms, listener: true });
+      onError(new DependencyUnavailable(b.dependency, sentence(b, "timed out", b.ms, false)));
+    }, b.ms);
+    unsubscribe = original.call(
+      this,
+      (snap: unknown) => {
+        if (first) {
+          first = false;
+          clearTimeout(timer);
+          recovered(b.dependency, scope.log);
+        }
+        onNext(snap);
+      },
+      (err: Error) => {
+        clearTimeout(timer);
+        onError(err);
+      },
+    ) as () => void;
+    return () => {
+      clearTimeout(timer);
+      unsubscribe?.();
+    };
+  };
+  (wrapped as { bounded?: true }).bounded = true;
+  target.onSnapshot = wrapped as unknown as Method;
+}
+
+let instrumented = false;
+
+/** Bounds every Firestore call made while a request is served (once per process). */
+export function instrumentFirestore(db: Firestore): void {
+  if (instrumented) return;
+  instrumented = true;
+  for (const name of ["getAll", "listCollections"]) bound(Firestore.prototype, name, false);
+  for (const name of ["runTransaction", "recursiveDelete"]) bound(Firestore.prototype, name, true);
+  for (const name of ["get", "listCollections"]) bound(DocumentReference.prototype, name, false);
+  for (const name of ["create", "set", "update", "delete"]) bound(DocumentReference.prototype, name, true);
+  bound(Query.prototype, "get", false);
+  bound(CollectionReference.prototype, "listDocuments", false);
+  bound(CollectionReference.prototype, "add", true);
+  bound(AggregateQuery.prototype, "get", false);
+  // VectorQuery is not exported by firebase-admin; an unsent query gives its class.
+  const vectorQuery = db.collection("_").findNearest({ vectorField: "v", queryVector: [1], limit: 1, distanceMeasure: "COSINE" });
+  bound(Object.getPrototypeOf(vectorQuery) as object, "get", false);
+  bound(WriteBatch.prototype, "commit", true);
+  boundListener(DocumentReference.prototype);
+  boundListener(Query.prototype);
+}
