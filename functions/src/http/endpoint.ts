@@ -17,7 +17,7 @@ import { buildServer, PACKAGE_VERSION } from "../mcp/server.js";
 import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
 import { corsHeaders, hostAllowed, originAllowed } from "./origin.js";
 import { gateFor, servingProfiles } from "./capacity.js";
-import { DEPENDENCY_RETRY_AFTER_SECONDS, dependencyTrouble, withRequestDeadline } from "../platform/deadline.js";
+import { DEPENDENCY_RETRY_AFTER_SECONDS, dependencyTrouble, probeTrouble, withRequestDeadline } from "../platform/deadline.js";
 import { refuseDeepJson, warmUp, withinGate } from "./guards.js";
 import { refuseInvalidParams } from "./initialize.js";
 import type { HttpReply } from "./route.js";
@@ -139,6 +139,7 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
     const health = domain.health?.() ?? { ok: true };
     const base = { domain: domain.name, version: PACKAGE_VERSION, access: describeAccess(mcp?.access ?? OPEN), mcp: !!mcp };
     if (!health.ok) return sendJson(res, 503, { status: "unavailable", reason: health.reason, ...base }, { "retry-after": "5" });
+    await probeTrouble(log);
     const troubled = dependencyTrouble();
     if (troubled.length) {
       const reason = troubled.map((t) => t.reason).join("; ");

@@ -132,6 +132,38 @@ export function timedOut(b: Budget, log: Logger, fields: Record<string, unknown>
   if (b.marksTrouble && !trouble.has(b.dependency)) trouble.set(b.dependency, { since: Date.now(), label: b.label, probing: false });
 }
 
+/** How a dependency is asked whether it answers again (one cheap call), for /healthz without traffic. */
+const probes = new Map<Dependency, () => Promise<unknown>>();
+export function registerProbe(dependency: Dependency, probe: () => Promise<unknown>): void {
+  probes.set(dependency, probe);
+}
+const PROBE_MS = 2_000;
+
+/**
+ * Asks each dependency that is timing out (and has a probe) whether it answers again, at most
+ * PROBE_MS, so an uptime check sees the recovery even when no request came by.
+ */
+export async function probeTrouble(log: Logger): Promise<void> {
+  await Promise.all(
+    [...trouble].map(async ([dependency, t]) => {
+      const probe = probes.get(dependency);
+      if (!probe || t.probing) return;
+      t.probing = true;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([probe(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no answer")), PROBE_MS)))]);
+        recovered(dependency, log);
+      } catch {
+        // still not answering
+      } finally {
+        clearTimeout(timer);
+        const still = trouble.get(dependency);
+        if (still) still.probing = false;
+      }
+    }),
+  );
+}
+
 // gRPC's DEADLINE_EXCEEDED and UNAVAILABLE: the client library gave up on the dependency itself.
 const unreachable = (err: unknown): boolean => [4, 14].includes((err as { code?: unknown } | null)?.code as number);
 

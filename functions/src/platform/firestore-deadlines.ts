@@ -5,7 +5,7 @@
 // SDK's own, a transaction's reads) are covered by it. Outside a request nothing is bounded. An
 // abandoned call ends on the client's own timeout; the request is answered without it.
 import { AggregateQuery, CollectionReference, DocumentReference, Firestore, Query, WriteBatch } from "firebase-admin/firestore";
-import { activeScope, BUDGETS, callDependency, DependencyUnavailable, recovered, sentence, timedOut } from "./deadline.js";
+import { activeScope, BUDGETS, callDependency, DependencyUnavailable, recovered, registerProbe, sentence, timedOut } from "./deadline.js";
 
 type Method = (...args: unknown[]) => unknown;
 
@@ -83,4 +83,6 @@ export function instrumentFirestore(db: Firestore): void {
   bound(WriteBatch.prototype, "commit", true);
   boundListener(DocumentReference.prototype);
   boundListener(Query.prototype);
+  // A read of a document that need not exist: answered at once by a Firestore that answers.
+  registerProbe("firestore", () => db.collection("health").doc("probe").get());
 }
