@@ -81,7 +81,7 @@ const RESTART_RESET_MS = 60_000;
  */
 export async function startInstances(
   names: string[],
-  options: { log: NodeJS.WritableStream; readyTimeoutMs?: number; env?: NodeJS.ProcessEnv },
+  options: { log: NodeJS.WritableStream; readyTimeoutMs?: number; env?: NodeJS.ProcessEnv; restartFirstMs?: number },
 ): Promise<Instances> {
   const children = new Map<string, ChildProcess>();
   const hosts: Record<string, string> = {};
@@ -124,7 +124,7 @@ export async function startInstances(
       if (closing || !ready.has(name)) return;
       const served = Date.now() - startedAt;
       const inRow = served >= RESTART_RESET_MS ? 0 : failures;
-      const wait = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** inRow);
+      const wait = Math.min(RESTART_MAX_MS, (options.restartFirstMs ?? RESTART_FIRST_MS) * 2 ** inRow);
       const last = tail.trim().split("\n").filter(Boolean).pop() ?? "";
       const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
       options.log.write(`[${name}] the instance ${how}${last ? `; its last line: ${last}` : ""}. Starting it again in ${wait / 1000} s; calls meanwhile get 503 with Retry-After.\n`);
