@@ -4,7 +4,7 @@
 // and every listener's first snapshot must arrive within it. Calls made inside a bounded call (the
 // SDK's own, a transaction's reads) are covered by it. Outside a request nothing is bounded. An
 // abandoned call ends on the client's own timeout; the request is answered without it.
-import { AggregateQuery, CollectionReference, DocumentReference, Firestore, Query, WriteBatch } from "firebase-admin/firestore";
+import { CollectionReference, DocumentReference, Firestore, Query, WriteBatch } from "firebase-admin/firestore";
 import { activeScope, BUDGETS, callDependency, DependencyUnavailable, recovered, registerProbe, sentence, timedOut } from "./deadline.js";
 
 type Method = (...args: unknown[]) => unknown;
@@ -76,10 +76,10 @@ export function instrumentFirestore(db: Firestore): void {
   bound(Query.prototype, "get", false);
   bound(CollectionReference.prototype, "listDocuments", false);
   bound(CollectionReference.prototype, "add", true);
-  bound(AggregateQuery.prototype, "get", false);
-  // VectorQuery is not exported by firebase-admin; an unsent query gives its class.
-  const vectorQuery = db.collection("_").findNearest({ vectorField: "v", queryVector: [1], limit: 1, distanceMeasure: "COSINE" });
-  bound(Object.getPrototypeOf(vectorQuery) as object, "get", false);
+  // Aggregate and vector queries' classes are not exported at run time; unsent queries give them.
+  const unsent = db.collection("_");
+  bound(Object.getPrototypeOf(unsent.count()) as object, "get", false);
+  bound(Object.getPrototypeOf(unsent.findNearest({ vectorField: "v", queryVector: [1], limit: 1, distanceMeasure: "COSINE" })) as object, "get", false);
   bound(WriteBatch.prototype, "commit", true);
   boundListener(DocumentReference.prototype);
   boundListener(Query.prototype);
