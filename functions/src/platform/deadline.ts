@@ -70,11 +70,22 @@ export class RequestCancelled extends ToolError {
   }
 }
 
-const WRITE_NOTE = ". Whether the change was saved is not known; sending the same call again is safe";
+/**
+ * What a call changes, for the sentence: nothing (a read); a change that gives the same result
+ * however often it is made (the same document set, an object saved at its path, a delete); or one
+ * that may not (an increment, a new document, a transaction).
+ */
+export type Write = "none" | "idempotent" | "unknown";
 
-export function sentence(b: Budget, how: "timed out" | "timing out", ms: number, write: boolean): string {
+const WRITE_NOTES: Record<Write, Record<"timed out" | "timing out", string>> = {
+  none: { "timed out": "", "timing out": "" },
+  idempotent: { "timed out": ". The change may or may not have been saved; sending the same call again is safe", "timing out": ". Nothing was changed" },
+  unknown: { "timed out": ". The change may or may not have been saved: check before sending it again", "timing out": ". Nothing was changed" },
+};
+
+export function sentence(b: Budget, how: "timed out" | "timing out", ms: number, write: Write): string {
   const what = how === "timed out" ? `${b.label} did not answer within ${Math.max(1, Math.round(ms / 1000))} s` : `${b.label} is not answering right now`;
-  return `Service temporarily unavailable: ${what}. Try again in ${DEPENDENCY_RETRY_AFTER_SECONDS} s${write ? WRITE_NOTE : ""}`;
+  return `Service temporarily unavailable: ${what}. Try again in ${DEPENDENCY_RETRY_AFTER_SECONDS} s${WRITE_NOTES[write][how]}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -170,15 +181,15 @@ const unreachable = (err: unknown): boolean => [4, 14].includes((err as { code?:
 /**
  * Calls a dependency within its budget (less when the request has less time left). `call` gets a
  * signal that fires when the deadline passes or the request is cancelled; pass it to the client
- * where it takes one. `write`: the call changes data (the sentence says whether retrying is safe).
+ * where it takes one. `write`: what the call changes (the sentence says whether sending it again is safe).
  */
-export async function callDependency<T>(b: Budget, call: (signal: AbortSignal) => Promise<T>, opts: { write?: boolean } = {}): Promise<T> {
+export async function callDependency<T>(b: Budget, call: (signal: AbortSignal) => Promise<T>, opts: { write?: Write } = {}): Promise<T> {
   const scope = activeScope();
   // Outside a request (seeders, command-line imports) there is no one waiting: the clients' own timeouts apply.
   if (!scope) return call(new AbortController().signal);
   if (scope.inside) return call(scope.signal ?? new AbortController().signal);
   const log = scope.log;
-  const write = opts.write === true;
+  const write = opts.write ?? "none";
   const t = trouble.get(b.dependency);
   if (t?.probing) throw new DependencyUnavailable(b.dependency, sentence(b, "timing out", b.ms, write));
   if (t) t.probing = true;

@@ -5,18 +5,18 @@
 // SDK's own, a transaction's reads) are covered by it. Outside a request nothing is bounded. An
 // abandoned call ends on the client's own timeout; the request is answered without it.
 import { CollectionReference, DocumentReference, Firestore, Query, WriteBatch } from "firebase-admin/firestore";
-import { activeScope, BUDGETS, callDependency, DependencyUnavailable, recovered, registerProbe, sentence, timedOut } from "./deadline.js";
+import { activeScope, BUDGETS, callDependency, DependencyUnavailable, recovered, registerProbe, sentence, timedOut, type Write } from "./deadline.js";
 
 type Method = (...args: unknown[]) => unknown;
 
-function bound(proto: object, name: string, write: boolean): void {
+function bound(proto: object, name: string, write: Write | ((args: unknown[]) => Write)): void {
   const target = proto as Record<string, Method>;
   const original = target[name];
   if (typeof original !== "function" || (original as { bounded?: true }).bounded) return;
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {
     const scope = activeScope();
     if (!scope || scope.inside) return original.apply(this, args);
-    return callDependency(BUDGETS.firestore, () => original.apply(this, args) as Promise<unknown>, { write });
+    return callDependency(BUDGETS.firestore, () => original.apply(this, args) as Promise<unknown>, { write: typeof write === "function" ? write(args) : write });
   };
   (wrapped as { bounded?: true }).bounded = true;
   target[name] = wrapped;
@@ -37,7 +37,7 @@ function boundListener(proto: object): void {
       first = false;
       unsubscribe?.();
       timedOut(b, scope.log, { budgetMs: b.ms, listener: true });
-      onError(new DependencyUnavailable(b.dependency, sentence(b, "timed out", b.ms, false)));
+      onError(new DependencyUnavailable(b.dependency, sentence(b, "timed out", b.ms, "none")));
     }, b.ms);
     unsubscribe = original.call(
       this,
@@ -69,18 +69,23 @@ let instrumented = false;
 export function instrumentFirestore(db: Firestore): void {
   if (instrumented) return;
   instrumented = true;
-  for (const name of ["getAll", "listCollections"]) bound(Firestore.prototype, name, false);
-  for (const name of ["runTransaction", "recursiveDelete"]) bound(Firestore.prototype, name, true);
-  for (const name of ["get", "listCollections"]) bound(DocumentReference.prototype, name, false);
-  for (const name of ["create", "set", "update", "delete"]) bound(DocumentReference.prototype, name, true);
-  bound(Query.prototype, "get", false);
-  bound(CollectionReference.prototype, "listDocuments", false);
-  bound(CollectionReference.prototype, "add", true);
+  for (const name of ["getAll", "listCollections"]) bound(Firestore.prototype, name, "none");
+  bound(Firestore.prototype, "runTransaction", "unknown");
+  bound(Firestore.prototype, "recursiveDelete", "idempotent");
+  for (const name of ["get", "listCollections"]) bound(DocumentReference.prototype, name, "none");
+  // A set without merge replaces the document: the same result however often; a second create
+  // is refused (already exists), never a second document. A merge or an update may add up.
+  bound(DocumentReference.prototype, "set", (args) => ((args[1] as { merge?: boolean; mergeFields?: unknown } | undefined)?.merge || (args[1] as { mergeFields?: unknown } | undefined)?.mergeFields ? "unknown" : "idempotent"));
+  for (const name of ["create", "delete"]) bound(DocumentReference.prototype, name, "idempotent");
+  bound(DocumentReference.prototype, "update", "unknown");
+  bound(Query.prototype, "get", "none");
+  bound(CollectionReference.prototype, "listDocuments", "none");
+  bound(CollectionReference.prototype, "add", "unknown");
   // Aggregate and vector queries' classes are not exported at run time; unsent queries give them.
   const unsent = db.collection("_");
-  bound(Object.getPrototypeOf(unsent.count()) as object, "get", false);
-  bound(Object.getPrototypeOf(unsent.findNearest({ vectorField: "v", queryVector: [1], limit: 1, distanceMeasure: "COSINE" })) as object, "get", false);
-  bound(WriteBatch.prototype, "commit", true);
+  bound(Object.getPrototypeOf(unsent.count()) as object, "get", "none");
+  bound(Object.getPrototypeOf(unsent.findNearest({ vectorField: "v", queryVector: [1], limit: 1, distanceMeasure: "COSINE" })) as object, "get", "none");
+  bound(WriteBatch.prototype, "commit", "unknown");
   boundListener(DocumentReference.prototype);
   boundListener(Query.prototype);
   // A read of a document that need not exist: answered at once by a Firestore that answers.

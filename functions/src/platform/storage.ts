@@ -26,7 +26,7 @@ export function bucket(): Bucket {
 
 /** Writes one object; `contentType` is stored with it. */
 export async function putObject(path: string, data: Buffer, contentType: string): Promise<void> {
-  await callDependency(BUDGETS.storage, () => bucket().file(path).save(data, { contentType, resumable: false, metadata: { cacheControl: "private, max-age=0" } }), { write: true });
+  await callDependency(BUDGETS.storage, () => bucket().file(path).save(data, { contentType, resumable: false, metadata: { cacheControl: "private, max-age=0" } }), { write: "idempotent" });
 }
 
 /** The object's bytes, or null when it does not exist. */
@@ -42,5 +42,5 @@ export async function getObject(path: string): Promise<Buffer | null> {
 
 /** Deletes an object; a missing one is not an error. */
 export async function deleteObject(path: string): Promise<void> {
-  await callDependency(BUDGETS.storage, () => bucket().file(path).delete({ ignoreNotFound: true }), { write: true });
+  await callDependency(BUDGETS.storage, () => bucket().file(path).delete({ ignoreNotFound: true }), { write: "idempotent" });
 }
