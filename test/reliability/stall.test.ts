@@ -99,6 +99,15 @@ const token = () =>
     body: new URLSearchParams({ grant_type: "authorization_code", code: "no-such-code", redirect_uri: "http://127.0.0.1:1/cb", client_id: "http://127.0.0.1:1/client", code_verifier: "x".repeat(43) }),
   });
 
+/** The sign-in page's form posted with a wrong password, as a browser does (the page first, for its cookie and CSRF token). */
+async function signInPost(): Promise<Response> {
+  const form = await fetch(`http://${served.hosts.oauth}/signin?next=%2Fapps`);
+  const cookie = form.headers.get("set-cookie")?.split(";")[0] ?? "";
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? "";
+  const fields = new URLSearchParams({ email: "nobody@example.test", password: "wrong-password", next: "/apps", csrf });
+  return fetch(`http://${served.hosts.oauth}/signin`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body: fields, redirect: "manual" });
+}
+
 const health = async (name: string) => {
   const res = await fetch(`http://${served.hosts[name]}/healthz`);
   return { status: res.status, body: (await res.json()) as { status: string; reason?: string } };
@@ -133,6 +142,8 @@ describe("Firestore stalls", () => {
       );
       const tokenAnswer = await token();
       const tokenBody = (await tokenAnswer.json()) as { error: string };
+      const signIn = await signInPost();
+      const signInPage = await signIn.text();
       const dermalHealth = await health("dermal");
       const mermaidHealth = await health("mermaid");
       stallEnded = true;
@@ -149,6 +160,10 @@ describe("Firestore stalls", () => {
       expect(tokenAnswer.status).toBe(503);
       expect(Number(tokenAnswer.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(tokenBody.error).toMatch(/unavailable/i);
+      expect(signIn.status).toBe(503);
+      expect(signIn.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(Number(signIn.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(signInPage).toContain("Temporarily unavailable");
       expect(dermalHealth.status).toBe(503);
       expect(dermalHealth.body.reason).toBe("the database (Firestore) is not answering");
       expect(mermaidHealth.status).toBe(200);
@@ -159,6 +174,7 @@ describe("Firestore stalls", () => {
 
     for (const [name, call] of Object.entries(calls)) expect(await eventually(async () => (await call()) === before[name]), name).toBe(true);
     expect(await eventually(async () => (await token()).status === 400)).toBe(true);
+    expect(await eventually(async () => (await signInPost()).status !== 503)).toBe(true);
     expect(await eventually(async () => (await health("dermal")).status === 200)).toBe(true);
   }, 300_000);
 });

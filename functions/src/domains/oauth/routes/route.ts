@@ -3,6 +3,8 @@
 // plugin's iframe pairs through them).
 import { OPEN, type RequestContext } from "../../../mcp/define.js";
 import { type HttpReply, type HttpRequest, type HttpRoute } from "../../../http/route.js";
+import { ToolError } from "../../../core/errors.js";
+import { errorPage } from "../pages.js";
 
 export function route(
   method: HttpRoute["method"],
@@ -14,7 +16,20 @@ export function route(
   // public documents do not.
   const cookies = !opts.allowNullOrigin && !opts.anyOrigin && opts.body !== "json";
   const access = { ...OPEN, allowNullOrigin: opts.allowNullOrigin ?? false, anyOrigin: opts.anyOrigin ?? false, cookies };
-  return { method, path, access, body: { type: opts.body ?? "form", maxBytes: 64 * 1024 }, handle };
+  return { method, path, access, body: { type: opts.body ?? "form", maxBytes: 64 * 1024 }, handle: cookies ? asPage(handle) : handle };
+}
+
+/** A page answers a temporary failure (a dependency that did not answer in time) as a page: 503, Retry-After, the sentence. */
+function asPage(handle: (req: HttpRequest, ctx: RequestContext) => Promise<HttpReply>): (req: HttpRequest, ctx: RequestContext) => Promise<HttpReply> {
+  return async (req, ctx) => {
+    try {
+      return await handle(req, ctx);
+    } catch (err) {
+      if (!(err instanceof ToolError) || err.kind !== "unavailable") throw err;
+      const reply = errorPage("Temporarily unavailable", err.message, 503);
+      return err.extra.retryAfterSeconds ? { ...reply, headers: { ...reply.headers, "retry-after": String(err.extra.retryAfterSeconds) } } : reply;
+    }
+  };
 }
 
 export const redirect = (location: string, headers: Record<string, string> = {}): HttpReply => ({ status: 303, headers: { location, ...headers } });
