@@ -192,7 +192,9 @@ export async function callDependency<T>(b: Budget, call: (signal: AbortSignal) =
   const write = opts.write ?? "none";
   const t = trouble.get(b.dependency);
   if (t?.probing) throw new DependencyUnavailable(b.dependency, sentence(b, "timing out", b.ms, write));
-  if (t) t.probing = true;
+  // While it is timing out, this call is the one that probes it.
+  const probe = t;
+  if (probe) probe.probing = true;
 
   const left = scope.deadlineAt - Date.now() - ANSWER_MARGIN_MS;
   const ms = Math.max(MIN_CALL_MS, Math.min(b.ms, left));
@@ -208,7 +210,7 @@ export async function callDependency<T>(b: Budget, call: (signal: AbortSignal) =
     }
   });
   const inner: DeadlineScope = { ...scope, signal: controller.signal, inside: true };
-  const work = scopes.run(inner, () => call(controller.signal));
+  const work = (async () => scopes.run(inner, () => call(controller.signal)))(); // a synchronous throw is a rejection too
   try {
     const result = await Promise.race([work, ended]);
     recovered(b.dependency, log);
@@ -227,8 +229,7 @@ export async function callDependency<T>(b: Budget, call: (signal: AbortSignal) =
     if (onCancel) scope.signal?.removeEventListener("abort", onCancel);
     controller.abort();
     work.catch(() => undefined); // an abandoned call's late failure is expected
-    const still = trouble.get(b.dependency);
-    if (still) still.probing = false;
+    if (probe) probe.probing = false;
   }
 }
 
