@@ -147,7 +147,7 @@ describe("Firestore stalls", () => {
       // Figures for docs/reliability.md (printed, not asserted: the machine's load decides them).
       console.info(`answered while Firestore was stalled: ${during.map((d) => `${d.name} ${d.seconds.toFixed(1)} s`).join(", ")}`);
       const tokenAnswer = await token();
-      const tokenBody = (await tokenAnswer.json()) as { error: string };
+      const tokenBody = (await tokenAnswer.json()) as { error: string; error_description: string };
       const signIn = await signInPost();
       const signInPage = await signIn.text();
       const dermalHealth = await health("dermal");
@@ -165,7 +165,8 @@ describe("Firestore stalls", () => {
       }
       expect(tokenAnswer.status).toBe(503);
       expect(Number(tokenAnswer.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect(tokenBody.error).toMatch(/unavailable/i);
+      expect(tokenBody.error).toBe("temporarily_unavailable");
+      expect(`Error: ${tokenBody.error_description} (503)`).toMatch(UNAVAILABLE);
       expect(signIn.status).toBe(503);
       expect(signIn.headers.get("content-type")).toMatch(/^text\/html/);
       expect(Number(signIn.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -16,17 +16,21 @@ export function route(
   // public documents do not.
   const cookies = !opts.allowNullOrigin && !opts.anyOrigin && opts.body !== "json";
   const access = { ...OPEN, allowNullOrigin: opts.allowNullOrigin ?? false, anyOrigin: opts.anyOrigin ?? false, cookies };
-  return { method, path, access, body: { type: opts.body ?? "form", maxBytes: 64 * 1024 }, handle: cookies ? asPage(handle) : handle };
+  return { method, path, access, body: { type: opts.body ?? "form", maxBytes: 64 * 1024 }, handle: answeringUnavailable(handle, cookies ? "page" : "oauth") };
 }
 
-/** A page answers a temporary failure (a dependency that did not answer in time) as a page: 503, Retry-After, the sentence. */
-function asPage(handle: (req: HttpRequest, ctx: RequestContext) => Promise<HttpReply>): (req: HttpRequest, ctx: RequestContext) => Promise<HttpReply> {
+/**
+ * A temporary failure (a dependency that did not answer in time, a limiter that cannot count) in
+ * the shape the caller reads: a page for a browser, an OAuth error (`temporarily_unavailable`) for
+ * a client; 503 with Retry-After and the sentence either way.
+ */
+function answeringUnavailable(handle: (req: HttpRequest, ctx: RequestContext) => Promise<HttpReply>, as: "page" | "oauth"): (req: HttpRequest, ctx: RequestContext) => Promise<HttpReply> {
   return async (req, ctx) => {
     try {
       return await handle(req, ctx);
     } catch (err) {
       if (!(err instanceof ToolError) || err.kind !== "unavailable") throw err;
-      const reply = errorPage("Temporarily unavailable", err.message, 503);
+      const reply = as === "page" ? errorPage("Temporarily unavailable", err.message, 503) : oauthError(503, "temporarily_unavailable", err.message);
       return err.extra.retryAfterSeconds ? { ...reply, headers: { ...reply.headers, "retry-after": String(err.extra.retryAfterSeconds) } } : reply;
     }
   };
