@@ -81,7 +81,7 @@ const RESTART_RESET_MS = 60_000;
  */
 export async function startInstances(
   names: string[],
-  options: { log: NodeJS.WritableStream; readyTimeoutMs?: number; env?: NodeJS.ProcessEnv; restartFirstMs?: number },
+  options: { log: NodeJS.WritableStream; readyTimeoutMs?: number; env?: Record<string, string>; restartFirstMs?: number },
 ): Promise<Instances> {
   const children = new Map<string, ChildProcess>();
   const hosts: Record<string, string> = {};
@@ -106,7 +106,7 @@ export async function startInstances(
   const launch = (name: string, port: number, failures: number): { child: ChildProcess; tail: () => string } => {
     const child = spawn(process.execPath, [FRAMEWORK, `--target=${name}`, "--source=functions", `--port=${port}`, "--signature-type=http"], {
       cwd: ROOT,
-      env: instanceEnv(name, port, options.env),
+      env: { ...instanceEnv(name, port), ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.set(name, child);
