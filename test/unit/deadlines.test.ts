@@ -2,7 +2,9 @@
 // accept a connection and never answer: Vertex AI embeddings through the real @google/genai
 // client end with the sentence naming the embedding model; while a dependency is timing out, a
 // second call is answered at once instead of waiting too (one call probes); the request's cancel
-// ends the call and closes its connection; outside a request nothing is bounded here.
+// ends the call and closes its connection; outside a request nothing is bounded here. And the
+// Admin SDK's Firestore against a server that never answers: a read, a transaction and a
+// listener's first snapshot each end with the sentence naming the database.
 import { OAuth2Client } from "google-auth-library";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createLogger } from "../../functions/src/core/log.js";
@@ -10,6 +12,10 @@ import { BUDGETS, callDependency, dependencyTrouble, DependencyUnavailable, Requ
 import { VertexEmbedder } from "../../functions/src/platform/embeddings-vertex.js";
 import { ToolError } from "../../functions/src/core/errors.js";
 import { silentServer } from "../support/stall.js";
+import { initializeApp } from "firebase-admin/app";
+import { getFirestore } from "firebase-admin/firestore";
+import { instrumentFirestore } from "../../functions/src/platform/firestore-deadlines.js";
+import { waitFor } from "../../functions/src/platform/wait.js";
 
 let silent: Awaited<ReturnType<typeof silentServer>>;
 beforeAll(async () => (silent = await silentServer()));
@@ -68,4 +74,24 @@ describe("a dependency that never answers", () => {
     const slow = new Promise<string>((resolve) => setTimeout(() => resolve("done"), 500));
     expect(await callDependency(hung(1), () => slow)).toBe("done");
   });
+});
+
+describe("Firestore (the Admin SDK) that never answers", () => {
+  test("a read, a transaction and a listener's first snapshot end with the sentence naming the database; a write says what to do", async () => {
+    const db = getFirestore(initializeApp({ projectId: "demo-stalled" }, "stalled"));
+    db.settings({ host: silent.url.replace("http://", ""), ssl: false, preferRest: false });
+    instrumentFirestore(db);
+    const doc = db.collection("stalled").doc("one");
+    const [read, transaction, listener] = await Promise.all([
+      errorOf(inRequest(() => doc.get())),
+      errorOf(inRequest(() => db.runTransaction(async (tx) => (await tx.get(doc)).exists))),
+      errorOf(inRequest(() => waitFor(doc, () => true, { timeoutMs: 120_000 }))),
+    ]);
+    const database = /^Error: Service temporarily unavailable: the database \(Firestore\) (did not answer within 8 s|is not answering right now)\. Try again in 10 s/;
+    for (const err of [read, transaction, listener]) {
+      expect(err).toBeInstanceOf(DependencyUnavailable);
+      expect((err as ToolError).toText()).toMatch(database);
+    }
+    expect((transaction as ToolError).toText()).toMatch(/(may or may not have been saved: check before sending it again|Nothing was changed) \(503\)$/);
+  }, 120_000);
 });
