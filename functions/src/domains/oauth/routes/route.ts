@@ -36,7 +36,7 @@ function answeringUnavailable(handle: (req: HttpRequest, ctx: RequestContext) =>
   };
 }
 
-export const redirect = (location: string, headers: Record<string, string> = {}): HttpReply => ({ status: 303, headers: { location, ...headers } });
+export const redirect = (location: string, headers: Record<string, string | string[]> = {}): HttpReply => ({ status: 303, headers: { location, ...headers } });
 
 /** Form fields or JSON members as strings (anything else is ignored). */
 export function fields(body: unknown): Record<string, string> {
