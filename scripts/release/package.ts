@@ -4,13 +4,14 @@
 //                                   and node_modules with the native parts for every platform
 //   fotos-mcp-<os>-<arch>[.exe]     single executables (Node's single-executable applications) of
 //   fotos-agent-<os>-<arch>[.exe]   the same program for this computer's OS, needing no Node
-// Options: --skip-sea (the bundle only), --sea-only (reuse dist/fotos-mcp/), --platforms a,b (the
-// sharp builds the bundle carries; default: linux-x64, darwin-arm64, darwin-x64, win32-x64).
+// Options: --out <dir> (instead of dist/), --skip-sea (the bundle only), --sea-only (reuse
+// <out>/fotos-mcp/), --platforms a,b (the sharp builds the bundle carries; default: linux-x64,
+// darwin-arm64, darwin-x64, win32-x64). Prints the paths of what it built.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { gzipSync } from "node:zlib";
 import sharp from "sharp";
 import { fotosServer } from "../../functions/src/domains/fotos/definition.js";
@@ -18,19 +19,29 @@ import { bundleManifest } from "./mcpb-manifest.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const AGENT = join(ROOT, "desktop-agent");
-const DIST = join(ROOT, "dist");
-const BUNDLE = join(DIST, "fotos-mcp");
-const SERVER = join(BUNDLE, "server");
 const NODE_MODULES = join(ROOT, "node_modules");
-const agentPackage = JSON.parse(readFileSync(join(AGENT, "package.json"), "utf8")) as { version: string; description: string; license?: string };
+const agentPackage = JSON.parse(readFileSync(join(AGENT, "package.json"), "utf8")) as { version: string; description: string };
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : undefined);
+const DIST = resolve(option("out") ?? join(ROOT, "dist"));
+const BUNDLE = join(DIST, "fotos-mcp");
+const SERVER = join(BUNDLE, "server");
 const platforms = (option("platforms") ?? "linux-x64,darwin-arm64,darwin-x64,win32-x64").split(",");
 const here = `${process.platform}-${process.arch}`;
 
 const say = (line: string) => process.stderr.write(`[package] ${line}\n`);
 const run = (cmd: string, cmdArgs: string[], cwd = ROOT) => execFileSync(cmd, cmdArgs, { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+/** For tools that print harmless warnings on success (postject on Node's ELF notes): output only on failure. */
+function runQuiet(cmd: string, cmdArgs: string[]): void {
+  try {
+    execFileSync(cmd, cmdArgs, { stdio: "pipe" });
+  } catch (err) {
+    const e = err as { stderr?: Buffer; stdout?: Buffer };
+    process.stderr.write(`${e.stdout ?? ""}${e.stderr ?? ""}`);
+    throw err;
+  }
+}
 
 /** The folder of `name` as Node would resolve it from `from` (node_modules upwards), or undefined. */
 function packageDir(name: string, from: string): string | undefined {
@@ -176,14 +187,14 @@ function buildExecutables(): string[] {
       writeFileSync(join(work, `${name}.json`), JSON.stringify({ command, id }));
       const config = { main: join(AGENT, "release/sea-main.cjs"), output: join(work, `${name}.blob`), disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false, assets: { app: join(work, "app.gz"), entry: join(work, `${name}.json`) } };
       writeFileSync(join(work, `${name}.sea.json`), JSON.stringify(config));
-      run(process.execPath, ["--experimental-sea-config", join(work, `${name}.sea.json`)], work);
+      runQuiet(process.execPath, ["--experimental-sea-config", join(work, `${name}.sea.json`)]);
       const out = join(DIST, `${name}-${here}${process.platform === "win32" ? ".exe" : ""}`);
       rmSync(out, { force: true });
       cpSync(process.execPath, out);
       chmodSync(out, 0o755);
       if (process.platform === "darwin") run("codesign", ["--remove-signature", out]);
       const postject = join(ROOT, "node_modules/.bin/postject");
-      run(postject, [out, "NODE_SEA_BLOB", config.output, "--sentinel-fuse", "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2", ...(process.platform === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [])]);
+      runQuiet(postject, [out, "NODE_SEA_BLOB", config.output, "--sentinel-fuse", "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2", ...(process.platform === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [])]);
       if (process.platform === "darwin") run("codesign", ["--sign", "-", out]);
       say(`built ${relative(ROOT, out)}`);
       built.push(out);
