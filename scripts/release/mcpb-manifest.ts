@@ -47,7 +47,7 @@ export function bundleManifest(domain: Members, opts: { version: string; platfor
     },
     tools: domain.tools.map((t) => ({ name: t.name, description: t.description })),
     tools_generated: false,
-    prompts: domain.prompts.map((p) => {
+    prompts: (domain.prompts ?? []).map((p) => {
       const names = Object.keys(p.argsSchema.shape);
       return { name: p.name, description: p.description, arguments: names, text: `${p.description} ${names.map((n) => `${n}: \${arguments.${n}}`).join(", ")}` };
     }),

@@ -17,6 +17,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { fotosServer } from "../../functions/src/domains/fotos/definition.js";
 import { ensureX11Packages, openWindow, startXvfb, waitFor, type TestWindow, type XDisplay } from "../fotos/agent-harness.js";
 import { call, imageOf, textOf } from "../fotos/stdio-harness.js";
+import { confirmUserCode } from "../support/devices.js";
+import { createUser, functionUrl } from "../support/emulators.js";
+import { connect } from "../support/mcp.js";
 
 const REPO = join(import.meta.dirname, "../..");
 const work = mkdtempSync(join(tmpdir(), "bundle-"));
@@ -48,9 +51,11 @@ afterAll(async () => {
 });
 
 /** A PATH with every tool of /usr/bin except Node and npm: the computer of someone without Node. */
+let withoutNode: string | undefined;
 function pathWithoutNode(): string {
-  const bin = join(work, "bin-without-node");
-  mkdirSync(bin, { recursive: true });
+  if (withoutNode) return withoutNode;
+  const bin = (withoutNode = join(work, "bin-without-node"));
+  mkdirSync(bin);
   for (const name of readdirSync("/usr/bin")) if (!/^(node|nodejs|npm|npx|corepack)$/.test(name)) symlinkSync(join("/usr/bin", name), join(bin, name));
   return bin;
 }
@@ -111,19 +116,24 @@ describe("fotos-mcp.mcpb", () => {
     for (const key of ["anthropic_api_key", "openai_api_key", "gemini_api_key"]) expect(manifest.user_config[key]).toMatchObject({ required: false, sensitive: true });
   });
 
-  test("started as Claude Desktop starts it, with a Node from elsewhere: answers as fotos, captures a window on Xvfb", async () => {
-    // Claude Desktop runs its own Node: a copy outside the project, with nothing beside it.
+  /**
+   * The extension as Claude Desktop starts it: its own Node (a copy outside the project, nothing
+   * beside it), the manifest's command and args with ${__dirname} the unpacked folder, and its env
+   * with the form's values (a field left empty is an empty string).
+   */
+  function startExtension(form: Record<string, string>, home: string) {
     const runtime = join(work, "claude-runtime");
-    mkdirSync(runtime);
+    mkdirSync(runtime, { recursive: true });
     copyFileSync(process.execPath, join(runtime, "node"));
     const cfg = manifest.server.mcp_config;
-    // The form left empty except the Anthropic key: empty fields reach the server as empty strings.
-    const form: Record<string, string> = { anthropic_api_key: "" };
-    const fill = (v: string) => v.replaceAll("${__dirname}", unpacked).replace(/\$\{user_config\.(\w+)\}/g, (_, k: string) => form[k] ?? "");
     expect(cfg.command).toBe("node");
-    const env = { PATH: `${runtime}:${pathWithoutNode()}`, HOME: join(work, "home-mcpb"), DISPLAY: x.display, FOTOS_MCP_DIR: join(work, "store-mcpb"), ...Object.fromEntries(Object.entries(cfg.env).map(([k, v]) => [k, fill(v)])) };
-    const cwd = mkdtempSync(join(tmpdir(), "claude-cwd-"));
-    const { client, stderr } = await connectStdio(join(runtime, "node"), cfg.args.map(fill), env, cwd);
+    const fill = (v: string) => v.replaceAll("${__dirname}", unpacked).replace(/\$\{user_config\.(\w+)\}/g, (_, k: string) => form[k] ?? "");
+    const env = { PATH: `${runtime}:${pathWithoutNode()}`, HOME: home, DISPLAY: x.display, FOTOS_MCP_DIR: join(home, "store"), ...Object.fromEntries(Object.entries(cfg.env).map(([k, v]) => [k, fill(v)])) };
+    return connectStdio(join(runtime, "node"), cfg.args.map(fill), env, mkdtempSync(join(tmpdir(), "claude-cwd-")));
+  }
+
+  test("started as Claude Desktop starts it, with a Node from elsewhere: answers as fotos, captures a window on Xvfb", async () => {
+    const { client, stderr } = await startExtension({ anthropic_api_key: "" }, join(work, "home-mcpb"));
     try {
       expect(client.getServerVersion()).toMatchObject({ name: "fotos", description: fotosServer.description });
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(manifest.tools.map((t) => t.name));
@@ -137,6 +147,49 @@ describe("fotos-mcp.mcpb", () => {
       await client.close();
     }
   }, 180_000);
+
+  test("with the fotos URL in its form: the first call gives the code to confirm; confirmed, captures go to the person's account, and the pairing is remembered", async () => {
+    const user = await createUser();
+    const fotos = functionUrl("fotos");
+    const home = join(work, "home-paired");
+    const first = await startExtension({ fotos_url: fotos }, home);
+    try {
+      const asked = await waitFor("the pairing code", async () => {
+        const r = await call(first.client, "list_screenshots", {});
+        return /confirm the code/.test(textOf(r)) ? r : undefined;
+      }, 60_000);
+      expect(asked.isError).toBe(true);
+      const code = /confirm the code (\S+); then call the tool again/.exec(textOf(asked))?.[1];
+      expect(textOf(asked)).toContain(`your fotos function at ${fotos}`);
+      expect(first.stderr()).toContain(`confirm the code ${code}`);
+      await confirmUserCode(user, code!);
+      const taken = await waitFor("the bridged capture", async () => {
+        const r = await call(first.client, "take_screenshot", { mode: "window", window_title: WINDOW_TITLE });
+        return r.isError ? undefined : r;
+      }, 60_000);
+      expect(await imageOf(taken)).toMatchObject({ width: win.width, height: win.height });
+    } finally {
+      await first.client.close();
+    }
+    // The person's own history on the function's MCP URL has it.
+    const remote = await connect("fotos", { token: user.token });
+    try {
+      const listed = await remote.callTool({ name: "list_screenshots", arguments: {} });
+      expect((listed.structuredContent as { count: number }).count).toBe(1);
+    } finally {
+      await remote.close();
+    }
+    // Started again: bridged at once, no code asked.
+    const again = await startExtension({ fotos_url: fotos }, home);
+    try {
+      expect(again.client.getInstructions()).toContain(`Bridged to your fotos function at ${fotos}:`);
+      const listed = await call(again.client, "list_screenshots", {});
+      expect(listed.isError, textOf(listed)).toBeFalsy();
+      expect((listed.structuredContent as { count: number }).count).toBe(1);
+    } finally {
+      await again.client.close();
+    }
+  }, 240_000);
 });
 
 describe("the single executables", () => {
