@@ -4,9 +4,9 @@
 //                                   and node_modules with the native parts for every platform
 //   fotos-mcp-<os>-<arch>[.exe]     single executables (Node's single-executable applications) of
 //   fotos-agent-<os>-<arch>[.exe]   the same program for this computer's OS, needing no Node
-// Options: --out <dir> (instead of dist/), --skip-sea (the bundle only), --sea-only (reuse
-// <out>/fotos-mcp/), --platforms a,b (the sharp builds the bundle carries; default: linux-x64,
-// darwin-arm64, darwin-x64, win32-x64). Prints the paths of what it built.
+// Options: --out <dir> (instead of dist/), --skip-sea (the bundle only), --skip-mcpb (the
+// executables only: the release builds those on each OS), --platforms a,b (the sharp builds the
+// bundle carries; default: linux-x64, darwin-arm64, darwin-x64, win32-x64). Prints what it built.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -31,11 +31,13 @@ const platforms = (option("platforms") ?? "linux-x64,darwin-arm64,darwin-x64,win
 const here = `${process.platform}-${process.arch}`;
 
 const say = (line: string) => process.stderr.write(`[package] ${line}\n`);
-const run = (cmd: string, cmdArgs: string[], cwd = ROOT) => execFileSync(cmd, cmdArgs, { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+// npm and the node_modules/.bin tools are .cmd scripts on Windows: started through its shell there.
+const shellFor = (cmd: string) => process.platform === "win32" && !cmd.endsWith(".exe");
+const run = (cmd: string, cmdArgs: string[], cwd = ROOT) => execFileSync(cmd, cmdArgs, { cwd, shell: shellFor(cmd), stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
 /** For tools that print harmless warnings on success (postject on Node's ELF notes): output only on failure. */
 function runQuiet(cmd: string, cmdArgs: string[]): void {
   try {
-    execFileSync(cmd, cmdArgs, { stdio: "pipe" });
+    execFileSync(cmd, cmdArgs, { shell: shellFor(cmd), stdio: "pipe" });
   } catch (err) {
     const e = err as { stderr?: Buffer; stdout?: Buffer };
     process.stderr.write(`${e.stdout ?? ""}${e.stderr ?? ""}`);
@@ -207,8 +209,8 @@ function buildExecutables(): string[] {
 
 
 mkdirSync(DIST, { recursive: true });
-if (!args.includes("--sea-only")) {
-  await stageServer();
+await stageServer();
+if (!args.includes("--skip-mcpb")) {
   await writeManifest();
   process.stdout.write(`${packBundle()}\n`);
 }
