@@ -10,6 +10,11 @@ export const PROTECTED = {
 } as const;
 export type ProtectedName = keyof typeof PROTECTED;
 
+/** The MCP functions anyone may call without signing in (listed with the others on the connect page). */
+export const OPEN_SERVERS = {
+  mermaid: { title: "Mermaid diagrams" },
+} as const;
+
 /**
  * Devices that pair with the device flow (by OAuth client id), and the function their tokens are
  * for; `noun` is how the pairing page asks ("Pair a … ?").
