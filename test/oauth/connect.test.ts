@@ -66,22 +66,28 @@ test("fotos also offers the Claude Desktop extension, with its own URL to enter 
 });
 
 test("in Chromium each install link opens exactly what the page shows", async () => {
-  const cdp = await page.createCDPSession();
-  await cdp.send("Page.enable");
-  const requested: string[] = [];
-  cdp.on("Page.frameRequestedNavigation", (e) => requested.push(e.url));
+  // A fresh tab per link: Chromium holds back repeated external-app launches from one page.
   for (const name of SERVERS) {
     const { links } = await shown(name);
     for (const label of ["Add to Cursor", "Add to VS Code"]) {
-      const before = requested.length;
-      const anchor = await page.$(`#connect-${name} ::-p-text(${label})`);
-      await anchor!.click();
-      await expect.poll(() => requested.length).toBeGreaterThan(before);
-      expect(requested.at(-1)).toBe(links[label]);
+      const tab = await browser.newPage();
+      try {
+        await tab.setJavaScriptEnabled(false);
+        await tab.goto(oauthUrl("/connect"));
+        const cdp = await tab.createCDPSession();
+        await cdp.send("Page.enable");
+        const requested: string[] = [];
+        cdp.on("Page.frameRequestedNavigation", (e) => requested.push(e.url));
+        await (await tab.$(`#connect-${name} ::-p-text(${label})`))!.click();
+        await expect.poll(() => requested.length).toBeGreaterThan(0);
+        expect(requested).toEqual([links[label]]);
+        // The link hands off to the app; the page stays.
+        expect(tab.url()).toBe(oauthUrl("/connect"));
+      } finally {
+        await tab.close();
+      }
     }
   }
-  // Nothing navigated away: the links hand off to the apps, the page stays.
-  expect(page.url()).toBe(oauthUrl("/connect"));
   const png = await page.screenshot({ path: new URL("connect.png", SHOTS).pathname as `${string}.png`, fullPage: true });
   expect(png.byteLength).toBeGreaterThan(5_000);
 });
