@@ -54,7 +54,7 @@ export function bundleManifest(domain: Members, opts: { version: string; platfor
     prompts_generated: false,
     keywords: ["screenshot", "ocr", "redaction", "vision", "mcp"],
     license: "MIT",
-    compatibility: { platforms: opts.platforms, runtimes: { node: ">=20.0.0" } },
+    compatibility: { platforms: opts.platforms, runtimes: { node: ">=20.9.0" } },
     user_config: Object.fromEntries(
       Object.entries(USER_CONFIG).map(([key, c]) => [key, { type: c.type, title: c.title, description: c.description, required: false, sensitive: c.sensitive }]),
     ),

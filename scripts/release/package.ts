@@ -126,7 +126,8 @@ async function stageServer(): Promise<void> {
   writeFileSync(join(SERVER, "sea-import.cjs"), "module.exports = (url) => import(url);\n");
   say(`copying ${runtimePackages.join(", ")} and their dependencies`);
   copyPackages(runtimePackages, join(SERVER, "node_modules"));
-  addSharpPlatforms(join(SERVER, "node_modules"));
+  // The executables carry only their own OS's build; the bundle carries every platform's.
+  if (!args.includes("--skip-mcpb")) addSharpPlatforms(join(SERVER, "node_modules"));
 }
 
 async function writeManifest(): Promise<void> {
