@@ -1,7 +1,7 @@
 // The start of the single executables (fotos-mcp, fotos-agent): Node's single-executable
 // application runs this file, which may load only Node's built-in modules. The executable carries
 // the packaged program (the bundle's server/ folder: the built agent and the packages with native
-// code or data files) as the asset "app", and {command, id} as "entry". The first start unpacks
+// code or data files) as the asset "app", and {name, command, id} as "entry". The first start unpacks
 // the program into a per-user cache folder named by its id; every start then runs its cli.js, as
 // `node bin/fotos-agent.js [mcp] <args>` would.
 const { createHash } = require("node:crypto");
@@ -65,7 +65,7 @@ let folder;
 try {
   folder = programFolder();
 } catch (err) {
-  process.stderr.write(`${entry.command}: could not unpack the program into ${cacheRoot()} (${err.message}); set FOTOS_CACHE_DIR to a writable folder\n`);
+  process.stderr.write(`${entry.name}: could not unpack the program into ${cacheRoot()} (${err.message}); set FOTOS_CACHE_DIR to a writable folder\n`);
   process.exit(1);
 }
 // argv is [executable, executable, …arguments]: cli.js reads from index 2.

@@ -187,7 +187,7 @@ function buildExecutables(): string[] {
       ["fotos-mcp", "mcp"],
       ["fotos-agent", "agent"],
     ] as const) {
-      writeFileSync(join(work, `${name}.json`), JSON.stringify({ command, id }));
+      writeFileSync(join(work, `${name}.json`), JSON.stringify({ name, command, id }));
       const config = { main: join(AGENT, "release/sea-main.cjs"), output: join(work, `${name}.blob`), disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false, assets: { app: join(work, "app.gz"), entry: join(work, `${name}.json`) } };
       writeFileSync(join(work, `${name}.sea.json`), JSON.stringify(config));
       runQuiet(process.execPath, ["--experimental-sea-config", join(work, `${name}.sea.json`)]);
