@@ -3,9 +3,7 @@
 // call starts the device flow, and every call until the person confirms the code answers with the
 // code and the page to open (also written on stderr). Once confirmed, the credential is saved like
 // `fotos-agent mcp pair` saves it, so the next start is bridged at once, and calls go to the function.
-import type { DomainDefinition } from "../../../functions/src/mcp/define.js";
-import { unauthenticated, unavailable } from "../../../functions/src/core/errors.js";
-import type { FotosBackend } from "../../../functions/src/domains/fotos/backend.js";
+import { type DomainDefinition, type FotosBackend, unauthenticated, unavailable } from "../../../functions/src/domains/fotos/published.js";
 import { mcpCredentialsPath } from "../config.js";
 import { MCP_CLIENT_ID, pair } from "../pairing.js";
 import { Bridge, bridgedDomain } from "./bridge.js";

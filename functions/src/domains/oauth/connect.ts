@@ -5,17 +5,16 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { functionUrl } from "../../auth/urls.js";
 import { installLinks, type InstallLinks } from "../../contracts/install-links.js";
-import { OPEN_SERVERS, PROTECTED } from "../../core/catalog.js";
+import { FUNCTIONS, MCP_FUNCTIONS } from "../../core/manifest.js";
 import { escapeHtml } from "./pages.js";
 
 /** Where people download the Claude Desktop extension (e.g. a release's fotos-mcp.mcpb); docs/configuration.md. */
 const bundleDownload = () => process.env.FOTOS_BUNDLE_URL?.trim() || undefined;
 
-/** Every MCP function of this deployment with its links, signed-in ones first. */
+/** Every MCP function of this deployment (the manifest's order) with its links. */
 export function connectLinks(headers: IncomingHttpHeaders): InstallLinks[] {
-  const servers = { ...PROTECTED, ...OPEN_SERVERS } as Record<string, { title: string }>;
   const download = bundleDownload();
-  return Object.entries(servers).map(([name, s]) => installLinks({ name, title: s.title, url: functionUrl(name, headers) }, download ? { bundleDownload: download } : {}));
+  return MCP_FUNCTIONS.map((name) => installLinks({ name, title: FUNCTIONS[name].title, url: functionUrl(name, headers) }, download ? { bundleDownload: download } : {}));
 }
 
 // The section's own look, carried with it to whichever page shows it.

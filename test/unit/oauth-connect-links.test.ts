@@ -1,6 +1,7 @@
 // The /connect section as a deployment shows it: production URLs (PUBLIC_BASE_URL) in every link,
 // and the Claude Desktop extension's download where FOTOS_BUNDLE_URL says (docs/configuration.md).
 import { afterEach, expect, test } from "vitest";
+import { MCP_FUNCTIONS } from "../../functions/src/core/manifest.js";
 import { connectLinks, connectSection } from "../../functions/src/domains/oauth/connect.js";
 
 const saved = { ...process.env };
@@ -16,7 +17,8 @@ function deployed(env: Record<string, string>) {
 test("deployed: every link names the public URL; fotos links its extension's download", () => {
   deployed({ FOTOS_BUNDLE_URL: "https://github.com/acme/mcp/releases/latest/download/fotos-mcp.mcpb" });
   const links = connectLinks({ host: "ignored.example" });
-  expect(links.map((l) => l.url)).toEqual(["dermal", "knowledge", "fotos", "figma", "mermaid"].map((n) => `https://mcp.example.com/${n}`));
+  expect([...MCP_FUNCTIONS].sort()).toEqual(["dermal", "figma", "fotos", "knowledge", "mermaid"]);
+  expect(links.map((l) => l.url)).toEqual(MCP_FUNCTIONS.map((n) => `https://mcp.example.com/${n}`));
   const fotos = links.find((l) => l.name === "fotos")!;
   expect(fotos.desktopBundle).toEqual({ file: "fotos-mcp.mcpb", download: "https://github.com/acme/mcp/releases/latest/download/fotos-mcp.mcpb", fotosUrlField: "https://mcp.example.com/fotos" });
   expect(links.filter((l) => l.desktopBundle).map((l) => l.name)).toEqual(["fotos"]);
