@@ -4,7 +4,13 @@
 // here; nothing keeps a copy. (A domain's own title and description are in its index.ts.)
 export const PROTECTED = {
   dermal: { title: "DermalVision", scopes: { dermal: "Read your DermalVision profile, analysis sessions, reports and zone history (read-only)" } },
-  knowledge: { title: "Knowledge base", scopes: { knowledge: "Search and read your knowledge base: highlights, notes and their metadata (read-only)" } },
+  knowledge: {
+    title: "Knowledge base",
+    scopes: {
+      knowledge: "Search and read your knowledge base: highlights, notes and their metadata",
+      "knowledge.write": "Save notes to your knowledge base and delete documents from it",
+    },
+  },
   fotos: { title: "Fotos", scopes: { fotos: "Take screenshots with your paired desktop agent, and read, annotate and analyse your screenshots" } },
   figma: { title: "Figma bridge", scopes: { figma: "Read and edit the Figma files you open with the paired plugin" } },
 } as const;
