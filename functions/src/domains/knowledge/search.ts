@@ -3,8 +3,8 @@
 // Every candidate of either side is scored by both: the vector query returns each hit's weights of
 // the query's terms, and a lexical hit's vector is read to compute its similarity. The fused score
 // is the similarity plus LEXICAL_WEIGHT times the share of the query's word weight (BM25 against
-// the best a chunk could score) the chunk holds: a rare word found lifts its chunk far, words that
-// most chunks share barely move the order by meaning.
+// the best the whole query could score) the chunk holds: a rare word found lifts its chunk far,
+// words that most chunks share, or a few words of a longer query, barely move the order by meaning.
 import type { RequestContext } from "../../mcp/define.js";
 import { invalidInput } from "../../core/errors.js";
 import type { Embedder } from "../../platform/embeddings.js";
@@ -114,9 +114,12 @@ export async function search(store: KnowledgeStore, req: SearchRequest, ctx: Req
     const df = lex?.df[i] ?? 0;
     return Math.log(1 + (total - df + 0.5) / (df + 0.5));
   });
-  // The most a chunk could score: every word some chunk has, at saturation (a word in no chunk
-  // cannot be matched, and would only dilute the share of the words that can).
-  const bestPossible = idf.reduce((sum, x, i) => sum + (lex && lex.df[i]! > 0 ? x : 0), 0) * (K1 + 1);
+  // The most a chunk could score: every query word at saturation, the words no chunk has too. A
+  // chunk's share is then how much of what the query asks it holds: all of a rare name or code
+  // lifts it far; one everyday word of a paraphrase whose other words no note has (a title word
+  // shared by a whole theme, "trains" found as "training") barely moves the order by meaning, so
+  // fusion keeps what semantic search alone finds.
+  const bestPossible = lex ? idf.reduce((sum, x) => sum + x, 0) * (K1 + 1) : 0;
   const all = [...candidates.values()];
   const avgLength = all.reduce((n, c) => n + c.termCount, 0) / Math.max(1, all.length) || 1;
   for (const c of all) c.lexical = lex ? bm25(c, parsed, idf, avgLength) : 0;
