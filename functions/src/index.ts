@@ -5,6 +5,7 @@ import { defineSecret } from "firebase-functions/params";
 import { onSchedule } from "firebase-functions/v2/scheduler";
 import { serving } from "./http/capacity.js";
 import { serveDomain } from "./http/endpoint.js";
+import { providePersonData } from "./http/person.js";
 
 // The private JWK that signs access tokens (see README, "Production"); only `oauth` can read it.
 const oauthSigningKey = defineSecret("OAUTH_SIGNING_KEY");
@@ -82,6 +83,10 @@ export const figma = onRequest(
   },
   serveDomain("figma", () => import("./domains/figma/index.js")),
 );
+
+// The person's home page (oauth's /home) shows and changes their Fotos settings and knowledge
+// base: the two domains' small modules for it, loaded only when the page needs them.
+providePersonData({ fotos: () => import("./domains/fotos/person.js"), knowledge: () => import("./domains/knowledge/person.js") });
 
 // The OAuth 2.1 authorization server (sign-in, consent, device pairing); serves no MCP.
 export const oauth = onRequest(

@@ -6,6 +6,7 @@ import { defineService } from "../../http/service.js";
 import { appsRoutes } from "./routes/apps.js";
 import { authorizeRoutes } from "./routes/authorize.js";
 import { deviceRoutes } from "./routes/device.js";
+import { homeRoutes } from "./routes/home.js";
 import { metadataRoutes } from "./routes/metadata.js";
 import { registerRoute } from "./routes/register.js";
 import { revokeRoute } from "./routes/revoke.js";
@@ -26,6 +27,7 @@ export default defineService({
     ...deviceRoutes,
     ...signInRoutes,
     ...appsRoutes,
+    ...homeRoutes,
     route("GET", "/", async (req) => redirect(`${req.baseUrl}/apps`), { body: "none" }),
   ],
 });

@@ -1,0 +1,54 @@
+// The person's home page (HTML, no scripts, like the other pages): their connected apps, their
+// Fotos settings with each default and what it does, and the documents of their knowledge base.
+import type { DocumentView, SettingFieldView } from "../../http/person.js";
+import type { HttpReply } from "../../http/route.js";
+import { escapeHtml, hidden, page } from "./pages.js";
+
+/** The outcome of the last form, by a fixed code (no text from the query is ever shown). */
+export const NOTICES = {
+  saved: "Your Fotos settings were saved. Your AI apps use them from their next call on.",
+  deleted: "The document was deleted from your knowledge base.",
+  gone: "That document was already gone.",
+} as const;
+export type Notice = keyof typeof NOTICES;
+
+const shown = (v: string | number | boolean) => (typeof v === "boolean" ? (v ? "yes" : "no") : String(v));
+
+function settingInput(f: SettingFieldView): string {
+  const id = `s-${f.path.replace(/\./g, "-")}`;
+  const name = escapeHtml(f.path);
+  const options = (values: readonly string[], labels: readonly string[] = values) =>
+    values.map((v, i) => `<option value="${escapeHtml(v)}"${String(f.value) === v ? " selected" : ""}>${escapeHtml(labels[i]!)}</option>`).join("");
+  const input =
+    typeof f.default === "boolean"
+      ? `<select id="${id}" name="${name}">${options(["true", "false"], ["yes", "no"])}</select>`
+      : f.choices
+        ? `<select id="${id}" name="${name}">${options(f.choices)}</select>`
+        : `<input id="${id}" name="${name}" type="${typeof f.default === "number" ? "number" : "text"}" value="${escapeHtml(String(f.value))}" required>`;
+  return `<tr><td><label for="${id}">${escapeHtml(f.path)}</label><span class="muted">${escapeHtml(f.does)} Default: <b>${escapeHtml(shown(f.default))}</b>.</span></td><td>${input}</td></tr>`;
+}
+
+export function homePage(p: { email: string; csrf: string; apps: number; settings: SettingFieldView[]; documents: DocumentView[]; notice?: Notice; error?: string }): HttpReply {
+  const notice = p.notice ? `<p class="ok" role="status">${escapeHtml(NOTICES[p.notice])}</p>` : "";
+  const error = p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : "";
+  const documents = p.documents.length
+    ? `<table id="documents"><thead><tr><th>Document</th><th>Source</th><th>Chunks</th><th>Changed</th><th></th></tr></thead><tbody>${p.documents
+        .map(
+          (d) => `<tr><td><b>${escapeHtml(d.title)}</b>${d.author ? `<br><span class="muted">${escapeHtml(d.author)}</span>` : ""}</td><td>${escapeHtml(d.source)}</td><td>${d.chunks}</td><td>${escapeHtml(d.updated.slice(0, 10))}</td>
+<td><form method="post" action="home/documents/delete">${hidden({ id: d.id, csrf: p.csrf })}<button class="danger" type="submit" aria-label="Delete ${escapeHtml(d.title)}">Delete</button></form></td></tr>`,
+        )
+        .join("")}</tbody></table>`
+    : `<p class="muted">Your knowledge base is empty. An AI app you allowed to save to it can keep notes there (save_note).</p>`;
+  return page(
+    "Your home",
+    `<h1>Your home</h1><p class="muted">Signed in as <b>${escapeHtml(p.email)}</b>.</p>${notice}${error}
+<h2>Connected apps and devices</h2><p>${p.apps === 0 ? "No apps or devices are connected." : `${p.apps} app${p.apps === 1 ? "" : "s"} and device${p.apps === 1 ? "" : "s"} connected.`} <a href="apps">See and revoke them</a>.</p>
+<h2>Fotos settings</h2><p class="muted">What your AI apps and the desktop agent use when a call does not say otherwise.</p>
+<form method="post" action="home/settings" id="settings">${hidden({ csrf: p.csrf })}<table><tbody>${p.settings.map(settingInput).join("")}</tbody></table>
+<button class="primary" type="submit">Save settings</button></form>
+<h2>Knowledge base</h2>${documents}
+<h2>DermalVision</h2><p class="muted">Your DermalVision profile, sessions and reports are kept by the DermalVision app, which writes them into this project; they are that app's records, and this page does not change or delete them.</p>
+<form method="post" action="signout">${hidden({ csrf: p.csrf })}<button class="secondary" type="submit">Sign out</button></form>`,
+    { wide: true },
+  );
+}

@@ -1,0 +1,66 @@
+// GET /home: the signed-in person's own page (home-page.ts); POST /home/settings saves their Fotos
+// settings into the store the fotos tools read; POST /home/documents/delete removes one document
+// of their knowledge base. The same session cookie and CSRF checks as the connected-apps page.
+import { DEVICES, GRANTS } from "../../../auth/grants.js";
+import { personData } from "../../../http/person.js";
+import type { HttpReply, HttpRequest } from "../../../http/route.js";
+import { firestore } from "../../../platform/firebase.js";
+import { homePage, NOTICES, type Notice } from "../home-page.js";
+import { csrfToken, csrfValid, readSession, type Session } from "../session.js";
+import { fields, redirect, route } from "./route.js";
+import { signInRedirect } from "./signin.js";
+
+/** Apps (one per app and server) and devices still connected. */
+async function connectedCount(uid: string): Promise<number> {
+  const [grants, devices] = await Promise.all([firestore().collection(GRANTS).where("uid", "==", uid).get(), firestore().collection(DEVICES).where("uid", "==", uid).get()]);
+  const apps = new Set(grants.docs.filter((g) => !g.get("revokedAt")).map((g) => `${g.get("clientId")}\n${g.get("resource")}`));
+  return apps.size + devices.docs.filter((d) => !d.get("revokedAt")).length;
+}
+
+async function show(session: Session, notice?: Notice, error?: string): Promise<HttpReply> {
+  const [fotos, knowledge] = await Promise.all([personData().fotos(), personData().knowledge()]);
+  const [apps, settings, documents] = await Promise.all([connectedCount(session.uid), fotos.settingFields(session.uid), knowledge.listDocuments(session.uid)]);
+  const reply = homePage({ email: session.email, csrf: csrfToken(session), apps, settings, documents, ...(notice ? { notice } : {}), ...(error ? { error } : {}) });
+  return error ? { ...reply, status: 400 } : reply;
+}
+
+/** The session and the form's fields of a POST, or where to send a request that has no valid ones. */
+async function posted(req: HttpRequest): Promise<{ session: Session; form: Record<string, string> } | HttpReply> {
+  const session = await readSession(req.headers);
+  if (!session) return signInRedirect(req, "/home");
+  const form = fields(req.body);
+  if (!csrfValid(session, form.csrf)) return redirect(`${req.baseUrl}/home`);
+  return { session, form };
+}
+
+export const homeRoutes = [
+  route(
+    "GET",
+    "/home",
+    async (req) => {
+      const session = await readSession(req.headers);
+      if (!session) return signInRedirect(req, "/home");
+      const done = req.query.done;
+      return show(session, done && Object.hasOwn(NOTICES, done) ? (done as Notice) : undefined);
+    },
+    { body: "none" },
+  ),
+  route("POST", "/home/settings", async (req) => {
+    const p = await posted(req);
+    if (!("session" in p)) return p;
+    const { csrf: _csrf, ...values } = p.form;
+    try {
+      await (await personData().fotos()).saveSettingsForm(p.session.uid, values);
+    } catch (err) {
+      if ((err as Error).name === "SettingError") return show(p.session, undefined, `Nothing was saved: ${(err as Error).message}.`);
+      throw err;
+    }
+    return redirect(`${req.baseUrl}/home?done=saved`);
+  }),
+  route("POST", "/home/documents/delete", async (req) => {
+    const p = await posted(req);
+    if (!("session" in p)) return p;
+    const removed = await (await personData().knowledge()).deleteDocument(p.session.uid, p.form.id ?? "");
+    return redirect(`${req.baseUrl}/home?done=${removed ? "deleted" : "gone"}`);
+  }),
+];
