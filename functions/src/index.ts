@@ -85,8 +85,12 @@ export const figma = onRequest(
 );
 
 // The person's home page (oauth's /home) shows and changes their Fotos settings and knowledge
-// base: the two domains' small modules for it, loaded only when the page needs them.
-providePersonData({ fotos: () => import("./domains/fotos/person.js"), knowledge: () => import("./domains/knowledge/person.js") });
+// base, and exports or erases their data: each domain's small module for it, loaded when needed.
+providePersonData({
+  fotos: () => import("./domains/fotos/person.js"),
+  knowledge: () => import("./domains/knowledge/person.js"),
+  figma: () => import("./domains/figma/person.js"),
+});
 
 // The OAuth 2.1 authorization server (sign-in, consent, device pairing); serves no MCP.
 export const oauth = onRequest(

@@ -72,7 +72,7 @@ test("signed in from the sign-in page, the person changes a Fotos setting and de
   expect(row).toContain("blacks it out before the image leaves your computer");
   expect(row).toContain("Default: no");
   expect(await page.$$eval("#settings tbody tr", (rows) => rows.length)).toBe(19);
-  expect(await text(page)).toContain("they are that app's records, and this page does not change or delete them");
+  expect(await text(page)).toContain("they are that app's records, and this page does not export, change or delete them");
   await page.screenshot({ path: new URL("7-home.png", SHOTS).pathname as `${string}.png`, fullPage: true });
 
   await page.select("#s-capture-redactBeforeUpload", "true");
@@ -107,6 +107,7 @@ test("signed in from the sign-in page, the person changes a Fotos setting and de
   // From the connected-apps page back home.
   await page.goto(oauthUrl("/apps"));
   await Promise.all([page.waitForNavigation(), page.click("a[href=home]")]);
+  expect(page.url()).toBe(oauthUrl("/home"));
   expect(await page.$eval("h1", (h) => h.textContent)).toBe("Your home");
   expect(outside).toEqual([]);
 });

@@ -1,5 +1,5 @@
 // What a person's home page (the oauth function's /home) reads and changes in the other functions'
-// data: their Fotos settings and their knowledge base. A domain never imports another, so the
+// data: their Fotos settings, their knowledge base, and all of it to export or erase. A domain never imports another, so the
 // entry point (index.ts) hands the page each domain's module to load when it is needed.
 export interface SettingFieldView {
   path: string;
@@ -18,15 +18,27 @@ export interface DocumentView {
   updated: string;
 }
 
+/**
+ * Each module also exports everything its function keeps for the person (JSON-able) and erases
+ * it, returning how many records went; records another app writes (DermalVision's) have none.
+ */
 export interface PersonDataModules {
   fotos(): Promise<{
     settingFields(uid: string): Promise<SettingFieldView[]>;
     /** Throws an Error whose message names the wrong setting; saves nothing then. */
     saveSettingsForm(uid: string, form: Record<string, string>): Promise<unknown>;
+    exportFotos(uid: string): Promise<unknown>;
+    eraseFotos(uid: string): Promise<number>;
   }>;
   knowledge(): Promise<{
     listDocuments(uid: string): Promise<DocumentView[]>;
     deleteDocument(uid: string, id: string): Promise<DocumentView | undefined>;
+    exportKnowledge(uid: string): Promise<{ path: string; markdown: string }[]>;
+    eraseKnowledge(uid: string): Promise<number>;
+  }>;
+  figma(): Promise<{
+    exportFigma(uid: string): Promise<unknown>;
+    eraseFigma(uid: string): Promise<number>;
   }>;
 }
 

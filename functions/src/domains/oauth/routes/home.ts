@@ -1,12 +1,16 @@
 // GET /home: the signed-in person's own page (home-page.ts); POST /home/settings saves their Fotos
 // settings into the store the fotos tools read; POST /home/documents/delete removes one document
-// of their knowledge base. The same session cookie and CSRF checks as the connected-apps page.
+// of their knowledge base; GET /home/export downloads all their data; POST /home/erase deletes it,
+// confirmed with their password. The same session cookie and CSRF checks as the connected-apps page.
 import { DEVICES, GRANTS } from "../../../auth/grants.js";
 import { personData } from "../../../http/person.js";
 import type { HttpReply, HttpRequest } from "../../../http/route.js";
 import { firestore } from "../../../platform/firebase.js";
-import { homePage, NOTICES, type Notice } from "../home-page.js";
-import { csrfToken, csrfValid, readSession, type Session } from "../session.js";
+import { signInWithPassword } from "../../../platform/identity.js";
+import { erasedPage, homePage, NOTICES, type Notice } from "../home-page.js";
+import { countFailure, exhausted, type Limit } from "../limits.js";
+import { csrfToken, csrfValid, endSession, readSession, type Session } from "../session.js";
+import { eraseEverything, exportEverything } from "../your-data.js";
 import { fields, redirect, route } from "./route.js";
 import { signInRedirect } from "./signin.js";
 
@@ -17,10 +21,10 @@ async function connectedCount(uid: string): Promise<number> {
   return apps.size + devices.docs.filter((d) => !d.get("revokedAt")).length;
 }
 
-async function show(session: Session, notice?: Notice, error?: string): Promise<HttpReply> {
+async function show(req: HttpRequest, session: Session, notice?: Notice, error?: string): Promise<HttpReply> {
   const [fotos, knowledge] = await Promise.all([personData().fotos(), personData().knowledge()]);
   const [apps, settings, documents] = await Promise.all([connectedCount(session.uid), fotos.settingFields(session.uid), knowledge.listDocuments(session.uid)]);
-  const reply = homePage({ email: session.email, csrf: csrfToken(session), apps, settings, documents, ...(notice ? { notice } : {}), ...(error ? { error } : {}) });
+  const reply = homePage({ base: req.baseUrl, email: session.email, csrf: csrfToken(session), apps, settings, documents, ...(notice ? { notice } : {}), ...(error ? { error } : {}) });
   return error ? { ...reply, status: 400 } : reply;
 }
 
@@ -33,6 +37,9 @@ async function posted(req: HttpRequest): Promise<{ session: Session; form: Recor
   return { session, form };
 }
 
+/** Wrong passwords on the erase form, per person: the form is no way around the sign-in's limits. */
+const ERASE_PASSWORD = (uid: string): Limit[] => [{ bucket: "erase-password", key: uid, limit: 5, windowSeconds: 15 * 60 }];
+
 export const homeRoutes = [
   route(
     "GET",
@@ -41,7 +48,7 @@ export const homeRoutes = [
       const session = await readSession(req.headers);
       if (!session) return signInRedirect(req, "/home");
       const done = req.query.done;
-      return show(session, done && Object.hasOwn(NOTICES, done) ? (done as Notice) : undefined);
+      return show(req, session, done && Object.hasOwn(NOTICES, done) ? (done as Notice) : undefined);
     },
     { body: "none" },
   ),
@@ -52,7 +59,7 @@ export const homeRoutes = [
     try {
       await (await personData().fotos()).saveSettingsForm(p.session.uid, values);
     } catch (err) {
-      if ((err as Error).name === "SettingError") return show(p.session, undefined, `Nothing was saved: ${(err as Error).message}.`);
+      if ((err as Error).name === "SettingError") return show(req, p.session, undefined, `Nothing was saved: ${(err as Error).message}.`);
       throw err;
     }
     return redirect(`${req.baseUrl}/home?done=saved`);
@@ -62,5 +69,30 @@ export const homeRoutes = [
     if (!("session" in p)) return p;
     const removed = await (await personData().knowledge()).deleteDocument(p.session.uid, p.form.id ?? "");
     return redirect(`${req.baseUrl}/home?done=${removed ? "deleted" : "gone"}`);
+  }),
+  route(
+    "GET",
+    "/home/export",
+    async (req) => {
+      const session = await readSession(req.headers);
+      if (!session) return signInRedirect(req, "/home");
+      const data = await exportEverything(session.uid, session.email);
+      return { status: 200, body: data, headers: { "content-disposition": 'attachment; filename="my-data.json"', "cache-control": "no-store" } };
+    },
+    { body: "none" },
+  ),
+  route("POST", "/home/erase", async (req) => {
+    const p = await posted(req);
+    if (!("session" in p)) return p;
+    const { session, form } = p;
+    const wait = await exhausted(req, ...ERASE_PASSWORD(session.uid));
+    if (wait) return show(req, session, undefined, `Too many wrong passwords: try again in ${Math.ceil(wait / 60)} minute(s).`);
+    const confirmed = form.password ? await signInWithPassword(session.email, form.password) : { ok: false };
+    if (!confirmed.ok) {
+      await countFailure(req, ...ERASE_PASSWORD(session.uid));
+      return show(req, session, undefined, "Nothing was deleted: that is not your password.");
+    }
+    const erased = await eraseEverything(session.uid, form.account === "delete");
+    return { ...erasedPage(erased), headers: { "set-cookie": endSession(req.baseUrl) } };
   }),
 ];
