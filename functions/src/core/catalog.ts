@@ -25,6 +25,8 @@ export const DEVICE_CLIENTS = {
   // `fotos-agent mcp`, the stdio server an AI app on the computer starts: bridged, it acts as the
   // user's MCP client of the fotos function (a device token is no MCP client otherwise).
   "fotos-mcp": { kind: "fotos-mcp", noun: "connection for AI apps", resource: "fotos", scopes: ["fotos"], title: "Fotos connection for AI apps", does: "use your Fotos screenshots and tools from AI apps on the computer it runs on (Claude Desktop, Cursor) through fotos-agent mcp" },
+  // `npm run kb:import -- --server <knowledge URL>`: the person's own import from a terminal.
+  "kb-import": { kind: "kb-import", noun: "knowledge import", resource: "knowledge", scopes: ["knowledge", "knowledge.write"], title: "Knowledge import (kb:import)", does: "import Markdown, text, Kindle and Readwise files from the computer it runs on into your knowledge base" },
   "figma-plugin": { kind: "figma-plugin", noun: "Figma plugin", resource: "figma", scopes: ["figma"], title: "Figma plugin", does: "run your AI agent's commands in the Figma files you open" },
 } as const;
 export type DeviceClientId = keyof typeof DEVICE_CLIENTS;

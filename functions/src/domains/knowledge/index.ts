@@ -11,6 +11,7 @@ import { saveNote } from "./tools/save_note.js";
 import { searchByMetadata } from "./tools/search_by_metadata.js";
 import { searchSemantic } from "./tools/search_semantic.js";
 import { PROTECTED } from "../../core/catalog.js";
+import { importsRoute } from "./routes/imports.js";
 
 export default defineDomain({
   name: "knowledge",
@@ -27,6 +28,7 @@ export default defineDomain({
   tools: [searchSemantic, searchByMetadata, getRelatedChunks, getStats, saveNote, deleteDocument],
   resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource],
   prompts: [findInsightsAbout, authorDeepDive, tagExploration, relatedToChunk],
+  routes: [importsRoute],
   async warmup() {
     // Load the embedding model before the first request (local model: ~0.2 s, then a few warm-up
     // queries; Vertex: the client only).
