@@ -126,6 +126,15 @@ export const fotos = onRequest(
   serveDomain("fotos", () => import("./domains/fotos/index.js")),
 );
 
+/** Brings each person's new and changed Readwise highlights into their knowledge base (knowledge/readwise.ts). */
+export const knowledgeReadwiseSync = onSchedule(
+  { region: "us-central1", schedule: "every 6 hours", timeoutSeconds: 540, memory: "1GiB", concurrency: 1, maxInstances: 1 },
+  async () => {
+    const [{ syncEveryone }, { firestore }, { embedder }] = await Promise.all([import("./domains/knowledge/readwise.js"), import("./platform/firebase.js"), import("./platform/embeddings.js")]);
+    await syncEveryone(firestore(), await embedder());
+  },
+);
+
 /** Deletes expired screenshots (FOTOS_RETENTION_DAYS, default 7) with their images, every hour. */
 export const fotosCleanup = onSchedule(
   { region: "us-central1", schedule: "every 60 minutes", timeoutSeconds: 540, memory: "512MiB", concurrency: 1, maxInstances: 1 },

@@ -18,6 +18,14 @@ export interface DocumentView {
   updated: string;
 }
 
+/** The Readwise sync as the page shows it: never the token. */
+export interface ReadwiseView {
+  connected: boolean;
+  savedAt?: string;
+  lastSync?: string;
+  lastResult?: string;
+}
+
 /**
  * Each module also exports everything its function keeps for the person (JSON-able) and erases
  * it, returning how many records went; records another app writes (DermalVision's) have none.
@@ -35,6 +43,13 @@ export interface PersonDataModules {
     deleteDocument(uid: string, id: string): Promise<DocumentView | undefined>;
     exportKnowledge(uid: string): Promise<{ path: string; markdown: string }[]>;
     eraseKnowledge(uid: string): Promise<number>;
+    /** Errors named "ReadwiseError" carry a sentence for the person. */
+    readwise: {
+      status(uid: string): Promise<ReadwiseView>;
+      save(uid: string, token: string): Promise<void>;
+      remove(uid: string): Promise<void>;
+      syncNow(uid: string): Promise<{ books: number; highlights: number }>;
+    };
   }>;
   figma(): Promise<{
     exportFigma(uid: string): Promise<unknown>;

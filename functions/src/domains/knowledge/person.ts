@@ -2,7 +2,9 @@
 // imported file, a book's highlights), and deleting one.
 import { Timestamp } from "firebase-admin/firestore";
 import { firestore } from "../../platform/firebase.js";
+import { embedder } from "../../platform/embeddings.js";
 import { removeDocument } from "./ingest/remove.js";
+import { KB_READWISE, readwiseStatus, removeReadwiseToken, saveReadwiseToken, syncReadwise } from "./readwise.js";
 import { KB_LEXICON } from "./postings.js";
 import { KB_DOCUMENTS, KB_ITEMS, KB_STATS, pendingOwner } from "./schema.js";
 
@@ -66,7 +68,7 @@ export async function exportKnowledge(uid: string): Promise<{ path: string; mark
   });
 }
 
-/** Deletes the whole knowledge base: chunks (live and pending), manifests, the summary, the word index. Returns documents deleted. */
+/** Deletes the whole knowledge base: chunks (live and pending), manifests, the summary, the word index, the Readwise token. Returns documents deleted. */
 export async function eraseKnowledge(uid: string): Promise<number> {
   const db = firestore();
   const writer = db.bulkWriter();
@@ -77,7 +79,16 @@ export async function eraseKnowledge(uid: string): Promise<number> {
   ]);
   for (const d of [...items.docs, ...pending.docs, ...docs.docs]) void writer.delete(d.ref);
   void writer.delete(db.collection(KB_STATS).doc(uid));
+  void writer.delete(db.collection(KB_READWISE).doc(uid));
   await writer.close();
   await db.recursiveDelete(db.collection(KB_LEXICON).doc(uid));
   return docs.size;
 }
+
+// Readwise sync, as the home page offers it (readwise.ts); errors are ReadwiseErrors with a sentence.
+export const readwise = {
+  status: (uid: string) => readwiseStatus(firestore(), uid),
+  save: (uid: string, token: string) => saveReadwiseToken(firestore(), uid, token),
+  remove: (uid: string) => removeReadwiseToken(firestore(), uid),
+  syncNow: async (uid: string) => syncReadwise(firestore(), uid, await embedder()),
+};

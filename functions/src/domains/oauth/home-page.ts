@@ -1,6 +1,6 @@
 // The person's home page (HTML, no scripts, like the other pages): their connected apps, their
 // Fotos settings with each default and what it does, and the documents of their knowledge base.
-import type { DocumentView, SettingFieldView } from "../../http/person.js";
+import type { DocumentView, ReadwiseView, SettingFieldView } from "../../http/person.js";
 import type { HttpReply } from "../../http/route.js";
 import { escapeHtml, hidden, page } from "./pages.js";
 
@@ -9,6 +9,8 @@ export const NOTICES = {
   saved: "Your Fotos settings were saved. Your AI apps use them from their next call on.",
   deleted: "The document was deleted from your knowledge base.",
   gone: "That document was already gone.",
+  "readwise-saved": "Your Readwise token was saved. Your highlights arrive with the next sync.",
+  "readwise-removed": "Your Readwise token was removed; nothing syncs any more.",
 } as const;
 export type Notice = keyof typeof NOTICES;
 
@@ -36,8 +38,19 @@ export function erasedPage(e: { documents: number; screenshots: number; figmaRoo
   );
 }
 
+function readwiseSection(base: string, csrf: string, r: ReadwiseView, synced?: string): string {
+  const b = escapeHtml(base);
+  if (!r.connected)
+    return `<form method="post" action="${b}/home/readwise" id="readwise">${hidden({ csrf })}<p class="muted">Paste your Readwise access token (from readwise.io/access_token) once: your new and changed highlights then arrive every few hours. It is kept where only this service can read it, and never shown again.</p>
+<label for="readwise-token">Readwise access token</label><input id="readwise-token" name="token" type="password" autocomplete="off" required><button class="primary" type="submit">Save token</button></form>`;
+  const status = [r.savedAt && `Token saved ${escapeHtml(r.savedAt.slice(0, 10))}.`, r.lastSync ? `Last sync ${escapeHtml(r.lastSync.slice(0, 16).replace("T", " "))} UTC: ${escapeHtml(r.lastResult ?? "")}.` : "Not synced yet."].filter(Boolean).join(" ");
+  return `<p id="readwise-status">${synced ? `<span role="status">${escapeHtml(synced)}</span> ` : ""}${status}</p><div class="row">
+<form method="post" action="${b}/home/readwise/sync">${hidden({ csrf })}<button class="primary" type="submit">Sync now</button></form>
+<form method="post" action="${b}/home/readwise/remove">${hidden({ csrf })}<button class="secondary" type="submit">Remove token</button></form></div>`;
+}
+
 // Links and forms name their full path: the page is also shown at /home/settings or /home/erase after a refused form.
-export function homePage(p: { base: string; email: string; csrf: string; apps: number; settings: SettingFieldView[]; documents: DocumentView[]; notice?: Notice; error?: string }): HttpReply {
+export function homePage(p: { base: string; email: string; csrf: string; apps: number; settings: SettingFieldView[]; documents: DocumentView[]; readwise: ReadwiseView; synced?: string; notice?: Notice; error?: string }): HttpReply {
   const notice = p.notice ? `<p class="ok" role="status">${escapeHtml(NOTICES[p.notice])}</p>` : "";
   const error = p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : "";
   const documents = p.documents.length
@@ -56,6 +69,7 @@ export function homePage(p: { base: string; email: string; csrf: string; apps: n
 <form method="post" action="${escapeHtml(p.base)}/home/settings" id="settings">${hidden({ csrf: p.csrf })}<table><tbody>${p.settings.map(settingInput).join("")}</tbody></table>
 <button class="primary" type="submit">Save settings</button></form>
 <h2>Knowledge base</h2>${documents}
+<h3>Readwise</h3>${readwiseSection(p.base, p.csrf, p.readwise, p.synced)}
 <h2>Your data</h2><p><a href="${escapeHtml(p.base)}/home/export" download>Download everything</a> this suite keeps for you as one file: your knowledge base as Markdown with front matter, your screenshots with their metadata, your settings, apps and devices.</p>
 <form method="post" action="${escapeHtml(p.base)}/home/erase" id="erase">${hidden({ csrf: p.csrf })}<p><b>Delete everything</b>: your knowledge base, screenshots and their images, Figma rooms, settings, connected apps and devices. This cannot be undone.</p>
 <label for="erase-password">Your password, to confirm</label><input id="erase-password" name="password" type="password" autocomplete="current-password" required>

@@ -21,10 +21,10 @@ async function connectedCount(uid: string): Promise<number> {
   return apps.size + devices.docs.filter((d) => !d.get("revokedAt")).length;
 }
 
-async function show(req: HttpRequest, session: Session, notice?: Notice, error?: string): Promise<HttpReply> {
+async function show(req: HttpRequest, session: Session, notice?: Notice, error?: string, synced?: string): Promise<HttpReply> {
   const [fotos, knowledge] = await Promise.all([personData().fotos(), personData().knowledge()]);
-  const [apps, settings, documents] = await Promise.all([connectedCount(session.uid), fotos.settingFields(session.uid), knowledge.listDocuments(session.uid)]);
-  const reply = homePage({ base: req.baseUrl, email: session.email, csrf: csrfToken(session), apps, settings, documents, ...(notice ? { notice } : {}), ...(error ? { error } : {}) });
+  const [apps, settings, documents, readwise] = await Promise.all([connectedCount(session.uid), fotos.settingFields(session.uid), knowledge.listDocuments(session.uid), knowledge.readwise.status(session.uid)]);
+  const reply = homePage({ base: req.baseUrl, email: session.email, csrf: csrfToken(session), apps, settings, documents, readwise, ...(synced ? { synced } : {}), ...(notice ? { notice } : {}), ...(error ? { error } : {}) });
   return error ? { ...reply, status: 400 } : reply;
 }
 
@@ -69,6 +69,34 @@ export const homeRoutes = [
     if (!("session" in p)) return p;
     const removed = await (await personData().knowledge()).deleteDocument(p.session.uid, p.form.id ?? "");
     return redirect(`${req.baseUrl}/home?done=${removed ? "deleted" : "gone"}`);
+  }),
+  route("POST", "/home/readwise", async (req) => {
+    const p = await posted(req);
+    if (!("session" in p)) return p;
+    try {
+      await (await personData().knowledge()).readwise.save(p.session.uid, p.form.token ?? "");
+    } catch (err) {
+      if ((err as Error).name === "ReadwiseError") return show(req, p.session, undefined, `The token was not saved: ${(err as Error).message}.`);
+      throw err;
+    }
+    return redirect(`${req.baseUrl}/home?done=readwise-saved`);
+  }),
+  route("POST", "/home/readwise/remove", async (req) => {
+    const p = await posted(req);
+    if (!("session" in p)) return p;
+    await (await personData().knowledge()).readwise.remove(p.session.uid);
+    return redirect(`${req.baseUrl}/home?done=readwise-removed`);
+  }),
+  route("POST", "/home/readwise/sync", async (req) => {
+    const p = await posted(req);
+    if (!("session" in p)) return p;
+    try {
+      const r = await (await personData().knowledge()).readwise.syncNow(p.session.uid);
+      return show(req, p.session, undefined, undefined, `Synced: ${r.highlights} new highlight(s) from ${r.books} book(s).`);
+    } catch (err) {
+      if ((err as Error).name === "ReadwiseError") return show(req, p.session, undefined, `The sync failed: ${(err as Error).message}.`);
+      throw err;
+    }
   }),
   route(
     "GET",
