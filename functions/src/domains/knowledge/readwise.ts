@@ -99,7 +99,7 @@ export async function syncReadwise(db: Firestore, uid: string, embedder: Embedde
   let cursor: string | undefined;
   let waits = 0;
   try {
-    do {
+    for (;;) {
       const url = new URL(`${readwiseApi()}/api/v2/export/`);
       if (updatedAfter) url.searchParams.set("updatedAfter", updatedAfter);
       if (cursor) url.searchParams.set("pageCursor", cursor);
@@ -118,8 +118,9 @@ export async function syncReadwise(db: Firestore, uid: string, embedder: Embedde
         result.books++;
         result.highlights += r.written;
       }
-      cursor = page.nextPageCursor ? String(page.nextPageCursor) : undefined;
-    } while (cursor);
+      if (!page.nextPageCursor) break;
+      cursor = String(page.nextPageCursor);
+    }
   } catch (err) {
     await ref.update({ lastSync: Timestamp.now(), lastResult: `failed: ${(err as Error).message}` }).catch(() => undefined);
     throw err;
