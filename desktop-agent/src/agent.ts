@@ -12,11 +12,9 @@ import { backoff, FotosApi, RefusedError, RevokedError, sleep } from "./api.js";
 import { loadState, saveState, statePath, type Credentials } from "./config.js";
 import { captureFullscreen, captureMonitor, captureWindow, CaptureError, hasDisplay, listMonitors, NO_DISPLAY, type Monitor } from "./screens.js";
 import { AGENT_VERSION } from "./version.js";
-import { safeDeviceName } from "../../functions/src/core/device-name.js";
+import { safeDeviceName } from "../../functions/src/contracts/device-flow.js";
 import { AGENT_ROUTES, DEFAULT_HEARTBEAT_MS, redactionParam, type AgentReport, type ClaimedCapture, type UploadQuery } from "../../functions/src/contracts/fotos-agent.js";
-import { redactionInfo, redactScreenshot } from "../../functions/src/domains/fotos/pii/redact-screen.js";
-import { summarize } from "../../functions/src/domains/fotos/pii/summary.js";
-import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";
+import { redactionInfo, redactScreenshot, summarize, TesseractOcr } from "../../functions/src/domains/fotos/published.js";
 
 export interface AgentOptions {
   creds: Credentials;

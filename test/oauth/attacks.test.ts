@@ -35,6 +35,7 @@ import {
   tokensFor,
 } from "../support/oauth.js";
 import { QUOTAS, quotaDocId } from "../../functions/src/platform/quota.js";
+import { SIGNED_IN_FUNCTIONS } from "../../functions/src/core/manifest.js";
 
 const servers: Server[] = [];
 afterAll(() => servers.forEach((s) => s.close()));
@@ -182,7 +183,7 @@ describe("4. a desktop agent's own Firebase identity is no user", () => {
     const user = await createUser();
     const agent = await pairDevice(user, "desktop-agent");
     const idToken = await deviceIdToken(agent);
-    for (const domain of ["fotos", "knowledge", "dermal", "figma"]) {
+    for (const domain of SIGNED_IN_FUNCTIONS) {
       const res = await mcpToolsList(domain, idToken);
       expect(res.status, domain).toBe(401);
       expect(JSON.stringify(await res.json()), domain).toContain("does not accept a device's Firebase sign-in");

@@ -21,7 +21,14 @@ const KIND_NAMES: Record<CredentialKind, string> = {
   device: "a device token",
 };
 
+/**
+ * One request's verifier: the caller it verified is kept here (`caller`), for the endpoint to put
+ * in the request's scope; the AuthInfo the SDK sees carries no caller.
+ */
 export class CallerVerifier implements OAuthTokenVerifier {
+  /** Who the verified token is for, once verifyAccessToken has succeeded. */
+  caller: Caller | undefined;
+
   constructor(
     private readonly policy: AccessPolicy,
     private readonly issuer: string,
@@ -56,9 +63,9 @@ export class CallerVerifier implements OAuthTokenVerifier {
     this.accepts("id-token");
     const account = await accountState(decoded.uid);
     if (decoded.iat < account.validAfterSeconds) throw refuse("This token was revoked: sign in again");
-    const caller: Caller = { uid: decoded.uid, claims: account.claims, credential: "id-token", scopes: ["*"] };
     // An ID token is the user themself, valid for every function of the project.
-    return { token, clientId: "firebase", scopes: this.policy.scopes ?? [], expiresAt: decoded.exp, resource: new URL(this.resource), extra: { caller } };
+    this.caller = { uid: decoded.uid, claims: account.claims, credential: "id-token", scopes: ["*"] };
+    return { token, clientId: "firebase", scopes: this.policy.scopes ?? [], expiresAt: decoded.exp, resource: new URL(this.resource) };
   }
 
   private async fromAccessToken(token: string): Promise<AuthInfo> {
@@ -76,7 +83,7 @@ export class CallerVerifier implements OAuthTokenVerifier {
     if (!active) throw refuse(kind === "device" ? "This device was unpaired: pair it again" : "Access for this app was revoked: connect it again");
     // "Sign out everywhere" (revokeRefreshTokens) ends app and device access too.
     if (claims.issuedAt < account.validAfterSeconds) throw refuse("Your sessions were signed out: connect again");
-    const caller: Caller = {
+    this.caller = {
       uid: claims.uid,
       claims: account.claims,
       credential: kind,
@@ -84,7 +91,7 @@ export class CallerVerifier implements OAuthTokenVerifier {
       clientId: claims.clientId,
       ...(claims.device ? { device: claims.device } : {}),
     };
-    return { token, clientId: claims.clientId, scopes: claims.scopes, expiresAt: claims.expiresAt, resource: new URL(claims.resource), extra: { caller } };
+    return { token, clientId: claims.clientId, scopes: claims.scopes, expiresAt: claims.expiresAt, resource: new URL(claims.resource) };
   }
 }
 

@@ -4,6 +4,10 @@
 // device credential (a refresh token that is not rotated). Only fetch and timers: it runs in Node
 // and in the plugin's window alike. The oauth function is the other side (domains/oauth/routes).
 import type { DeviceClientId } from "../core/catalog.js";
+
+// What a device needs of the suite beside the flow: its client id, and the name the server keeps.
+export type { DeviceClientId } from "../core/catalog.js";
+export { safeDeviceName } from "../core/device-name.js";
 import { DEVICE_CODE_GRANT, OAUTH_PATHS, WELL_KNOWN, type DeviceAuthorizationRequest, type DeviceAuthorizationResponse, type DeviceTokenResponse } from "./oauth.js";
 
 export interface Endpoints {

@@ -1,6 +1,6 @@
 // The knowledge domain (kx-hub): a personal knowledge base of reading
 // highlights and notes per signed-in user, searched by meaning (Firestore vector search) and by words.
-import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
+import { defineDomain } from "../../mcp/define.js";
 import { embedder } from "../../platform/embeddings.js";
 import { authorDeepDive, findInsightsAbout, relatedToChunk, tagExploration } from "./prompts/prompts.js";
 import { byAuthorResource, bySourceResource, byTagResource, chunkResource } from "./resources/chunks.js";
@@ -10,7 +10,6 @@ import { getStats } from "./tools/get_stats.js";
 import { saveNote } from "./tools/save_note.js";
 import { searchByMetadata } from "./tools/search_by_metadata.js";
 import { searchSemantic } from "./tools/search_semantic.js";
-import { PROTECTED } from "../../core/catalog.js";
 import { importsRoute } from "./routes/imports.js";
 
 export default defineDomain({
@@ -23,8 +22,6 @@ export default defineDomain({
     "save_note keeps something from the conversation (the person's notes, insights) so later searches find it; delete_document removes a document when the person asks.",
     "Cite chunks by title, author and chunk_id. Read kxhub://chunk/{chunk_id} for a chunk's full Markdown.",
   ].join(" "),
-  access: { ...SIGNED_IN, scopes: ["knowledge"] },
-  scopes: PROTECTED.knowledge.scopes,
   tools: [searchSemantic, searchByMetadata, getRelatedChunks, getStats, saveNote, deleteDocument],
   resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource],
   prompts: [findInsightsAbout, authorDeepDive, tagExploration, relatedToChunk],

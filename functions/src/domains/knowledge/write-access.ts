@@ -1,11 +1,11 @@
 // Writing to a knowledge base needs the person's consent to write: the scope the consent page shows
-// as "save notes … and delete documents" (core/catalog.ts). A connection approved before that scope
+// as "save notes … and delete documents" (core/manifest.ts). A connection approved before that scope
 // existed, or approved for reading only, stays read-only; an ID token is the person themself.
 import { forbidden } from "../../core/errors.js";
-import type { PROTECTED } from "../../core/catalog.js";
+import type { FUNCTIONS } from "../../core/manifest.js";
 import type { SignedInContext } from "../../mcp/define.js";
 
-export const WRITE_SCOPE = "knowledge.write" satisfies keyof typeof PROTECTED.knowledge.scopes;
+export const WRITE_SCOPE = "knowledge.write" satisfies keyof typeof FUNCTIONS.knowledge.scopes;
 
 export function requireWrite(ctx: SignedInContext): void {
   const scopes = ctx.caller.scopes;
