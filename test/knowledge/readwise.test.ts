@@ -69,6 +69,9 @@ test("paste the token once, sync, sync again: highlights arrive, nothing is dupl
   await page.type("#password", TEST_PASSWORD);
   await Promise.all([page.waitForNavigation(), page.click("button.primary")]);
 
+  // Signed in (the sign-in's way back to /home is home.test.ts'): the page under test.
+  await page.goto(oauthUrl("/home"));
+  expect(await page.$eval("h1", (h) => h.textContent)).toBe("Your home");
   // A token Readwise refuses is not kept.
   await page.type("#readwise-token", "wrongToken0123456789abcdef");
   await Promise.all([page.waitForNavigation(), page.click("#readwise button")]);
