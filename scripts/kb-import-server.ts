@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { awaitConfirmation, discoverEndpoints, requestDeviceCode, type DeviceClient } from "../functions/src/contracts/device-flow.js";
+import { OAUTH_PATHS } from "../functions/src/contracts/oauth.js";
 import { KNOWLEDGE_IMPORT_PATH, MAX_IMPORT_REQUEST_BYTES, type ImportAnswer } from "../functions/src/contracts/knowledge-import.js";
 import { expandPaths } from "../functions/src/domains/knowledge/ingest/import.js";
 
@@ -17,7 +18,16 @@ export async function importToServer(server: string, paths: string[]): Promise<n
   console.log(`\nTo import into your knowledge base, open\n\n    ${code.verificationUriComplete}\n\nand confirm the code\n\n    ${code.userCode}\n\nWaiting… (Ctrl-C cancels)`);
   const paired = await awaitConfirmation(endpoints, client, code);
   console.log("Signed in. Importing…");
+  try {
+    return await sendFiles(base, paired.accessToken, paths);
+  } finally {
+    // One sign-in per run: the pairing is revoked when the run ends, so /apps does not collect them.
+    const revoke = endpoints.token.slice(0, -OAUTH_PATHS.token.length) + OAUTH_PATHS.revoke;
+    await fetch(revoke, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: paired.refreshToken, client_id: client.clientId }) }).catch(() => undefined);
+  }
+}
 
+async function sendFiles(base: string, accessToken: string, paths: string[]): Promise<number> {
   const files = await expandPaths(paths);
   let failed = 0;
   const counts = { imported: 0, updated: 0, unchanged: 0 };
@@ -27,7 +37,7 @@ export async function importToServer(server: string, paths: string[]): Promise<n
     if (!batch.length) return;
     const res = await fetch(base + KNOWLEDGE_IMPORT_PATH, {
       method: "POST",
-      headers: { authorization: `Bearer ${paired.accessToken}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${accessToken}`, "content-type": "application/json" },
       body: JSON.stringify({ files: batch }),
     });
     const body = (await res.json().catch(() => ({}))) as Partial<ImportAnswer> & { error?: string; error_description?: string };

@@ -2,12 +2,11 @@
 // project's credentials. The script pairs as a kb-import device (the person confirms the code,
 // signed in, as for the agent), sends the files to the served knowledge function, which imports
 // them with the deployment's embedder; the same import again changes nothing; the notes are
-// found by search; another person sees none of it; the device token is refused by MCP and by
-// other functions, and after unpairing by the import route too.
+// found by search; another person sees none of it; each run's pairing is revoked when it ends.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { createUser } from "../support/emulators.js";
+import { adminDb, createUser } from "../support/emulators.js";
 import { confirmUserCode } from "../support/devices.js";
 import { callTool, connect } from "../support/mcp.js";
 import { functionUrl } from "../support/emulators.js";
@@ -49,6 +48,10 @@ test("a person imports a folder of every format from a terminal, signed in as th
 
   const again = await runImport(["--server", functionUrl("knowledge"), corpus.dir], (code) => confirmUserCode(alice, code));
   expect(again.out).toContain(`Done: 0 new, 0 updated, ${EXPECTED.documents} unchanged document(s); 2 file(s) skipped.`);
+  // Each run's pairing ends with it: nothing stays connected on /apps.
+  const devices = await adminDb().collection("devices").where("uid", "==", alice.uid).get();
+  expect(devices.size).toBe(2);
+  expect(devices.docs.every((d) => d.get("revokedAt"))).toBe(true);
 
   const client = await connect("knowledge", { token: alice.token });
   const found = (await callTool(client, "search_semantic", { query: "Caffeine lingers in the blood", mode: "lexical", limit: 3 })).structuredContent as { results: { title: string; source: string }[] };
