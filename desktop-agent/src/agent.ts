@@ -18,6 +18,8 @@ import { redactionInfo, redactScreenshot, summarize, TesseractOcr } from "../../
 
 export interface AgentOptions {
   creds: Credentials;
+  /** Where `creds` were loaded from: the rotated device credential is saved there. */
+  credentialsFile?: string;
   heartbeatMs?: number;
   log?: (line: string) => void;
   /** Status changes, for the tray. */
@@ -52,7 +54,7 @@ export class Agent {
   private status: AgentStatus = { connected: false, paused: this.paused, display: false, detail: "starting" };
 
   constructor(private readonly opts: AgentOptions) {
-    this.api = new FotosApi(opts.creds);
+    this.api = new FotosApi(opts.creds, opts.credentialsFile);
     this.heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.log = opts.log ?? ((line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`));
   }

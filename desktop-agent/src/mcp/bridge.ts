@@ -10,7 +10,7 @@ import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type ReadResour
 import { type DomainDefinition, type ErrorResult, type RequestContext, type StructuredResult, ToolError, unauthenticated, unavailable, type FotosBackend, fotosServer, captureRedaction, settingsFrom, type Settings, type CaptureArgs, type ScreenshotMeta } from "../../../functions/src/domains/fotos/published.js";
 import { LOCAL_CAPTURE_PATH, redactionParam, type LocalCaptured, type LocalCaptureQuery } from "../../../functions/src/contracts/fotos-agent.js";
 import { FotosApi, RefusedError, RevokedError } from "../api.js";
-import type { Credentials } from "../config.js";
+import { mcpCredentialsPath, type Credentials } from "../config.js";
 import { AGENT_VERSION } from "../version.js";
 import { captureHereRedacted, thisComputer } from "./local-backend.js";
 
@@ -18,7 +18,7 @@ export class Bridge {
   private readonly api: FotosApi;
 
   constructor(readonly creds: Credentials) {
-    this.api = new FotosApi(creds);
+    this.api = new FotosApi(creds, mcpCredentialsPath());
   }
 
   get url(): string {

@@ -1,8 +1,9 @@
 // Turns a bearer token into a Caller under a policy. The MCP SDK's `verifyBearerToken` does the
 // framing (header parsing, audience = this function's URL per RFC 8707, expiry, scopes) with this
 // verifier; the shared layer answers failures with the SDK's challenge (`resource_metadata`).
-// Two kinds of token arrive: Firebase ID tokens (programmatic clients) and our own access tokens
-// (OAuth clients and paired devices), told apart by their issuer.
+// Two kinds of token arrive: Firebase ID tokens (programmatic clients, where the deployment accepts
+// them: auth/id-tokens.ts) and our own access tokens (OAuth clients and paired devices), told apart
+// by their issuer.
 import { getAuth, type DecodedIdToken } from "firebase-admin/auth";
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import { ToolError } from "../core/errors.js";
@@ -10,6 +11,8 @@ import { adminApp } from "../platform/firebase.js";
 import { accountState } from "./accounts.js";
 import type { Caller } from "./caller.js";
 import { grantActive } from "./grants.js";
+import { idTokenRefusal, idTokens } from "./id-tokens.js";
+import { signUpRefusal } from "./sign-up.js";
 import type { AccessPolicy, CredentialKind } from "./policy.js";
 import { issuerOf, verifyAccessJwt } from "./tokens.js";
 
@@ -61,8 +64,12 @@ export class CallerVerifier implements OAuthTokenVerifier {
     // the Firestore documents its rules open; at a function it is refused wherever it is sent.
     if (isDeviceIdentity(decoded)) throw refuse("This endpoint does not accept a device's Firebase sign-in; a device uses its device token, a person their own sign-in");
     this.accepts("id-token");
+    // Only the ID tokens the deployment accepts (auth/id-tokens.ts), judged on the account's current claims.
+    if (idTokens.accept === "none") throw refuse(idTokenRefusal({})!);
     const account = await accountState(decoded.uid);
     if (decoded.iat < account.validAfterSeconds) throw refuse("This token was revoked: sign in again");
+    const refusal = idTokenRefusal(account.claims) ?? (await signUpRefusal({ email: decoded.email, emailVerified: decoded.email_verified }));
+    if (refusal) throw refuse(refusal);
     // An ID token is the user themself, valid for every function of the project.
     this.caller = { uid: decoded.uid, claims: account.claims, credential: "id-token", scopes: ["*"] };
     return { token, clientId: "firebase", scopes: this.policy.scopes ?? [], expiresAt: decoded.exp, resource: new URL(this.resource) };

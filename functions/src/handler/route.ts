@@ -36,5 +36,5 @@ export interface HttpReply {
   body?: unknown;
   /** Sent as text/html instead of `body` (pages). */
   html?: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string | string[]>;
 }

@@ -11,6 +11,7 @@ import { saveNote } from "./tools/save_note.js";
 import { searchByMetadata } from "./tools/search_by_metadata.js";
 import { searchSemantic } from "./tools/search_semantic.js";
 import { importsRoute } from "./routes/imports.js";
+import { RESULTS_VIEW } from "./views.js";
 
 export default defineDomain({
   name: "knowledge",
@@ -23,7 +24,7 @@ export default defineDomain({
     "Cite chunks by title, author and chunk_id. Read kxhub://chunk/{chunk_id} for a chunk's full Markdown.",
   ].join(" "),
   tools: [searchSemantic, searchByMetadata, getRelatedChunks, getStats, saveNote, deleteDocument],
-  resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource],
+  resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource, RESULTS_VIEW],
   prompts: [findInsightsAbout, authorDeepDive, tagExploration, relatedToChunk],
   routes: [importsRoute],
   async warmup() {

@@ -8,7 +8,7 @@ import type { HttpReply, HttpRequest } from "../../../http/route.js";
 import { firestore } from "../../../platform/firebase.js";
 import { signInWithPassword } from "../../../platform/identity.js";
 import { erasedPage, homePage, NOTICES, type Notice } from "../home-page.js";
-import { countFailure, exhausted, type Limit } from "../limits.js";
+import { attempt, waitText, type Limit } from "../limits.js";
 import { csrfToken, csrfValid, endSession, readSession, type Session } from "../session.js";
 import { eraseEverything, exportEverything } from "../your-data.js";
 import { fields, redirect, route } from "./route.js";
@@ -113,13 +113,11 @@ export const homeRoutes = [
     const p = await posted(req);
     if (!("session" in p)) return p;
     const { session, form } = p;
-    const wait = await exhausted(req, ...ERASE_PASSWORD(session.uid));
-    if (wait) return show(req, session, undefined, `Too many wrong passwords: try again in ${Math.ceil(wait / 60)} minute(s).`);
+    const counted = await attempt(req, ...ERASE_PASSWORD(session.uid));
+    if ("wait" in counted) return show(req, session, undefined, `Too many wrong passwords: try again in ${waitText(counted.wait)}.`);
     const confirmed = form.password ? await signInWithPassword(session.email, form.password) : { ok: false };
-    if (!confirmed.ok) {
-      await countFailure(req, ...ERASE_PASSWORD(session.uid));
-      return show(req, session, undefined, "Nothing was deleted: that is not your password.");
-    }
+    if (!confirmed.ok) return show(req, session, undefined, "Nothing was deleted: that is not your password.");
+    await counted.succeeded();
     const erased = await eraseEverything(session.uid, form.account === "delete");
     return { ...erasedPage(erased), headers: { "set-cookie": endSession(req.baseUrl) } };
   }),
