@@ -5,7 +5,9 @@
 import { defineService } from "../../http/service.js";
 import { appsRoutes } from "./routes/apps.js";
 import { authorizeRoutes } from "./routes/authorize.js";
+import { connectRoutes } from "./routes/connect.js";
 import { deviceRoutes } from "./routes/device.js";
+import { homeRoutes } from "./routes/home.js";
 import { metadataRoutes } from "./routes/metadata.js";
 import { registerRoute } from "./routes/register.js";
 import { revokeRoute } from "./routes/revoke.js";
@@ -26,6 +28,8 @@ export default defineService({
     ...deviceRoutes,
     ...signInRoutes,
     ...appsRoutes,
+    ...connectRoutes,
+    ...homeRoutes,
     route("GET", "/", async (req) => redirect(`${req.baseUrl}/apps`), { body: "none" }),
   ],
 });
