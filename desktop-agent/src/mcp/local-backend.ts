@@ -1,6 +1,7 @@
 // The fotos backend of standalone `fotos-agent mcp` (see functions/src/domains/fotos/backend.ts):
 // captures with the agent's own code (screens.ts), screenshots and OCR results in the local
-// store's temporary folder, OCR with the function's tesseract.js engine, the default settings,
+// store's temporary folder, OCR with the function's tesseract.js engine, the default settings
+// (capture.redactBeforeUpload from FOTOS_REDACT_BEFORE_UPLOAD=1),
 // and the function's vision adapters with provider keys from this process's environment
 // (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY; Ollama at OLLAMA_URL or localhost).
 import { hostname } from "node:os";
@@ -9,7 +10,7 @@ import { TesseractOcr } from "../../../functions/src/platform/ocr-tesseract.js";
 import { visionAdapter } from "../../../functions/src/platform/vision-llm.js";
 import type { FotosBackend } from "../../../functions/src/domains/fotos/backend.js";
 import { captureError, MAX_DELAY_MS, windowTitleRequired, type CaptureArgs } from "../../../functions/src/domains/fotos/screenshots.js";
-import { settingsFrom } from "../../../functions/src/domains/fotos/settings.js";
+import { settingsFrom, type Settings } from "../../../functions/src/domains/fotos/settings.js";
 import { redactionInfo, redactScreenshot } from "../../../functions/src/domains/fotos/pii/redact-screen.js";
 import type { RedactionInfo } from "../../../functions/src/domains/fotos/pii/types.js";
 import { captureFullscreen, captureMonitor, captureWindow, CaptureError, hasDisplay, NO_DISPLAY } from "../screens.js";
@@ -34,6 +35,14 @@ export async function captureHere(args: CaptureArgs, signal: AbortSignal): Promi
     throw captureError(err instanceof CaptureError ? err.message : `The capture failed on ${thisComputer()}: ${(err as Error).message}`);
   }
 }
+
+/**
+ * Standalone keeps no settings: the defaults, with the privacy floor set where the AI app starts
+ * this server (FOTOS_REDACT_BEFORE_UPLOAD=1 in its "env"): captures are redacted here, and nothing
+ * unredacted is sent to a vision provider.
+ */
+export const standaloneSettings = (env: NodeJS.ProcessEnv = process.env): Settings =>
+  settingsFrom({ capture: { redactBeforeUpload: /^(1|true|yes|on)$/i.test(env.FOTOS_REDACT_BEFORE_UPLOAD?.trim() ?? "") } });
 
 let redactionOcr: TesseractOcr | undefined;
 
@@ -65,7 +74,7 @@ export function localBackend(store: LocalStore, ocr: TesseractOcr): (ctx: Reques
     load: (id) => store.load(id),
     meta: (id) => store.meta(id),
     list: (limit) => store.list(limit),
-    settings: async () => settingsFrom(undefined),
+    settings: async () => standaloneSettings(),
     aiChoice: async () => ({ models: {} }),
     async ocr(meta, png, language) {
       const cached = await store.cachedOcr(meta.id, language);
