@@ -131,6 +131,8 @@ export class Bridge {
       aiChoice: async () => ({ models: {} }),
       ocr: remoteOnly,
       cachedOcr: remoteOnly,
+      ocrEngine: remoteOnly,
+      useQuota: remoteOnly,
       vision: remoteOnly,
     };
   }

@@ -84,6 +84,8 @@ export function localBackend(store: LocalStore, ocr: TesseractOcr): (ctx: Reques
       return { result, cached: false };
     },
     cachedOcr: (id, language) => store.cachedOcr(id, language),
+    ocrEngine: async () => ocr,
+    useQuota: async () => undefined, // this computer's own resources: no quota
     vision: visionAdapter,
   });
 }

@@ -4,7 +4,6 @@ import type { RequestContext } from "../../mcp/define.js";
 import { unauthenticated } from "../../core/errors.js";
 import type { FotosBackend } from "./backend.js";
 import type { ScreenshotMeta } from "./screenshots.js";
-import { ocrEngine } from "../../platform/ocr.js";
 import { redactScreenshot, type RedactionResult } from "./pii/redact-screen.js";
 import { captureRedaction, type Settings } from "./settings.js";
 
@@ -28,7 +27,7 @@ export async function screenshotOrCapture(
 /** The redaction of a stored screenshot (auto_redact_pii, and analysis under the setting): its cached OCR, then the re-check. */
 export async function redactStored(fotos: FotosBackend, meta: ScreenshotMeta, png: Buffer, settings: Settings): Promise<RedactionResult> {
   const { result } = await fotos.ocr(meta, png, "eng");
-  return redactScreenshot(await ocrEngine(), png, { ocr: result, region: settings.ui.region });
+  return redactScreenshot(await fotos.ocrEngine(), png, { ocr: result, region: settings.ui.region });
 }
 
 /**

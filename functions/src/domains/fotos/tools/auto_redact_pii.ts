@@ -34,6 +34,7 @@ export const autoRedactPiiTool = tool(
   async ({ screenshot_id }, ctx) => {
     const fotos = backendOf(ctx);
     const [{ meta, png }, settings] = await Promise.all([fotos.load(screenshot_id), fotos.settings()]);
+    await fotos.useQuota("redaction");
     const out = await redactStored(fotos, meta, png, settings);
     if (!out.detections.length) {
       return {
