@@ -16,7 +16,8 @@ import { log as rootLog } from "../core/log.js";
 import { buildServer, PACKAGE_VERSION } from "../mcp/server.js";
 import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
 import { corsHeaders, hostAllowed, originAllowed } from "./origin.js";
-import { gateFor } from "./capacity.js";
+import { gateFor, sharesFor } from "./capacity.js";
+import { claimShare, type PersonShares } from "./share.js";
 import { refuseDeepJson, warmUp, withinGate } from "./guards.js";
 import { refuseInvalidParams } from "./initialize.js";
 import type { HttpReply } from "./route.js";
@@ -46,6 +47,7 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
       throw err;
     }));
   const gate = gateFor(name);
+  const shares = sharesFor(name);
   // Cloud Run / the emulator tell a process which function it serves: warm up before traffic.
   if (process.env.FUNCTION_TARGET === name || process.env.K_SERVICE === name) {
     warmUp(gate, ready).catch((err: unknown) => rootLog.error("warm-up failed; the next request retries", { domain: name, err }));
@@ -55,7 +57,7 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
     leaveFrameworkDomain();
     const scope = openScope(name, req, res);
     res.set("x-request-id", scope.requestId);
-    const serve = async () => handle(req, res, await ready(), scope);
+    const serve = async () => handle(req, res, await ready(), scope, shares);
     try {
       // An uptime check never waits in the gate: it must answer while the instance is loaded (and
       // says "ok" then: busy is not broken).
@@ -107,7 +109,7 @@ export function mcpHandler(domain: DomainDefinition, scopeOf: () => RequestScope
   });
 }
 
-async function handle(req: Request, res: Response, loaded: Loaded, scope: RequestScope): Promise<void> {
+async function handle(req: Request, res: Response, loaded: Loaded, scope: RequestScope, shares: PersonShares): Promise<void> {
   const { domain, maxBody } = loaded;
   const { log, requestId } = scope;
   const path = requestPath(req);
@@ -159,6 +161,7 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
       return sendJsonRpcError(res, outcome.status, JSONRPC.UNAUTHORIZED, outcome.message, outcome.headers);
     }
     scope.caller = outcome.caller;
+    if (!claimShare(shares, domain.name, outcome.caller, res)) return;
   }
 
   if (route) {

@@ -3,6 +3,7 @@
 import type { CallToolResult, ContentBlock, ImageContent } from "@modelcontextprotocol/server";
 import { envNumber } from "../core/env.js";
 import { tooLarge } from "../core/errors.js";
+import { DECODE_LIMIT } from "../core/pixels.js";
 
 /** Characters of text one result may carry before it is cut (about 25k tokens). */
 export const MAX_RESULT_TEXT = envNumber("MCP_MAX_RESULT_CHARS", 100_000, { min: 1000 });
@@ -46,12 +47,12 @@ export function imageContent(data: Buffer, mimeType = "image/png"): ImageContent
  */
 export async function fitImageForModel(data: Buffer, mimeType = "image/png"): Promise<ImageContent> {
   const { default: sharp } = await import("sharp");
-  const meta = await sharp(data).metadata();
+  const meta = await sharp(data, DECODE_LIMIT).metadata();
   const side = Math.max(meta.width ?? 0, meta.height ?? 0);
   if (side <= MAX_IMAGE_SIDE && data.length <= MAX_IMAGE_BYTES) return imageContent(data, mimeType);
-  let out = await sharp(data).resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside" }).png().toBuffer();
+  let out = await sharp(data, DECODE_LIMIT).resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside" }).png().toBuffer();
   if (out.length > MAX_IMAGE_BYTES) {
-    out = await sharp(data).resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside" }).jpeg({ quality: 80 }).toBuffer();
+    out = await sharp(data, DECODE_LIMIT).resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside" }).jpeg({ quality: 80 }).toBuffer();
     return imageContent(out, "image/jpeg");
   }
   return imageContent(out, "image/png");
