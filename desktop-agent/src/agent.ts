@@ -12,14 +12,14 @@ import { backoff, FotosApi, RefusedError, RevokedError, sleep } from "./api.js";
 import { loadState, saveState, statePath, type Credentials } from "./config.js";
 import { captureFullscreen, captureMonitor, captureWindow, CaptureError, hasDisplay, listMonitors, NO_DISPLAY, type Monitor } from "./screens.js";
 import { AGENT_VERSION } from "./version.js";
-import { safeDeviceName } from "../../functions/src/core/device-name.js";
+import { safeDeviceName } from "../../functions/src/contracts/device-flow.js";
 import { AGENT_ROUTES, DEFAULT_HEARTBEAT_MS, redactionParam, type AgentReport, type ClaimedCapture, type UploadQuery } from "../../functions/src/contracts/fotos-agent.js";
-import { redactionInfo, redactScreenshot } from "../../functions/src/domains/fotos/pii/redact-screen.js";
-import { summarize } from "../../functions/src/domains/fotos/pii/summary.js";
-import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";
+import { redactionInfo, redactScreenshot, summarize, TesseractOcr } from "../../functions/src/domains/fotos/published.js";
 
 export interface AgentOptions {
   creds: Credentials;
+  /** Where `creds` were loaded from: the rotated device credential is saved there. */
+  credentialsFile?: string;
   heartbeatMs?: number;
   log?: (line: string) => void;
   /** Status changes, for the tray. */
@@ -54,7 +54,7 @@ export class Agent {
   private status: AgentStatus = { connected: false, paused: this.paused, display: false, detail: "starting" };
 
   constructor(private readonly opts: AgentOptions) {
-    this.api = new FotosApi(opts.creds);
+    this.api = new FotosApi(opts.creds, opts.credentialsFile);
     this.heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.log = opts.log ?? ((line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`));
   }

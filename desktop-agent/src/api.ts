@@ -4,7 +4,7 @@
 // loses it.
 import { AccessTokens, DeviceFlowError, type AccessToken } from "../../functions/src/contracts/device-flow.js";
 import type { AgentCalls } from "../../functions/src/contracts/fotos-agent.js";
-import type { Credentials } from "./config.js";
+import { loadCredentials, saveCredentials, type Credentials } from "./config.js";
 import { deviceClient } from "./pairing.js";
 
 export class RevokedError extends Error {
@@ -36,8 +36,19 @@ export const backoff = (attempt: number, max = 15_000) => Math.min(max, 500 * 2 
 export class FotosApi {
   private readonly tokens: AccessTokens;
 
-  constructor(readonly creds: Credentials) {
-    this.tokens = new AccessTokens(creds.tokenEndpoint, deviceClient(creds.clientId, creds.server), creds.credential);
+  /**
+   * `file`: where `creds` were loaded from. The device credential rotates: each new one is saved
+   * there, and read back before each refresh (`fotos-agent status` may have rotated it while
+   * `run` was running). Without a file it is kept in memory only.
+   */
+  constructor(readonly creds: Credentials, file?: string) {
+    this.tokens = new AccessTokens(creds.tokenEndpoint, deviceClient(creds.clientId, creds.server), creds.credential, undefined, {
+      load: () => (file ? loadCredentials(file)?.credential : undefined),
+      save: (credential) => {
+        this.creds.credential = credential;
+        if (file) saveCredentials(this.creds, file);
+      },
+    });
   }
 
   /** A fresh access token (and a desktop agent's Firebase custom token), from the device credential. */

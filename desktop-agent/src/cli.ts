@@ -82,7 +82,7 @@ async function main(argv: string[]): Promise<void> {
       const heartbeatMs = process.env.FOTOS_AGENT_HEARTBEAT_MS ? Number(process.env.FOTOS_AGENT_HEARTBEAT_MS) : undefined;
       const { Agent } = await import("./agent.js");
       let tray: Awaited<ReturnType<typeof startTray>>;
-      const agent = new Agent({ creds, ...(heartbeatMs ? { heartbeatMs } : {}), onStatus: (s) => tray?.update(s) });
+      const agent = new Agent({ creds, credentialsFile: credentialsPath(), ...(heartbeatMs ? { heartbeatMs } : {}), onStatus: (s) => tray?.update(s) });
       let stopping = false;
       const shutdown = async (code = 0) => {
         if (stopping) return;
@@ -108,7 +108,7 @@ async function main(argv: string[]): Promise<void> {
       }
       let server = "credential accepted";
       try {
-        await new FotosApi(creds).refresh();
+        await new FotosApi(creds, credentialsPath()).refresh();
       } catch (err) {
         server = err instanceof RevokedError ? `credential REVOKED. ${err.message}` : `server unreachable (${(err as Error).message})`;
         process.exitCode = 1;

@@ -4,7 +4,7 @@
 // ~/.config, then fotos-agent.
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { FirebaseSettings } from "../../functions/src/contracts/oauth.js";
 
 export interface Credentials {
@@ -14,7 +14,7 @@ export interface Credentials {
   clientId: string;
   deviceId: string;
   deviceName: string;
-  /** The long-lived device credential (OAuth refresh token); revocable from the account. */
+  /** The device credential (OAuth refresh token, rotated at each refresh: the newest is kept here); revocable from the account. */
   credential: string;
   firebase?: FirebaseSettings;
   pairedAt: string;
@@ -36,7 +36,7 @@ export const mcpCredentialsPath = () => join(agentHome(), "mcp-credentials.json"
 export const statePath = () => join(agentHome(), "state.json");
 
 function writePrivate(path: string, data: string): void {
-  mkdirSync(agentHome(), { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, data, { mode: 0o600 });
   chmodSync(tmp, 0o600); // an existing file keeps its old mode with writeFileSync

@@ -2,9 +2,7 @@
 // (functions/src/contracts/device-flow.ts) with the code shown on the console, and the credential
 // saved where `fotos-agent` (or `fotos-agent mcp`) finds it.
 import { hostname } from "node:os";
-import { awaitConfirmation, discoverEndpoints, requestDeviceCode, type DeviceClient } from "../../functions/src/contracts/device-flow.js";
-import type { DeviceClientId } from "../../functions/src/core/catalog.js";
-import { safeDeviceName } from "../../functions/src/core/device-name.js";
+import { awaitConfirmation, discoverEndpoints, requestDeviceCode, type DeviceClient, type DeviceClientId, safeDeviceName } from "../../functions/src/contracts/device-flow.js";
 import { saveCredentials, type Credentials } from "./config.js";
 
 export const CLIENT_ID = "fotos-agent" satisfies DeviceClientId;

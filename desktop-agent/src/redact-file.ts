@@ -2,8 +2,7 @@
 // (redact_before_upload), on a file: the function's own OCR, detection and redaction code.
 // `--runs N` redacts N times and reports each run's time (the first includes the OCR worker's start).
 import { readFile, writeFile } from "node:fs/promises";
-import { redactionInfo, redactScreenshot } from "../../functions/src/domains/fotos/pii/redact-screen.js";
-import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";
+import { redactionInfo, redactScreenshot, TesseractOcr } from "../../functions/src/domains/fotos/published.js";
 
 export async function redactFile(input: string, output: string, { region, runs = 1 }: { region: string; runs?: number }) {
   const png = await readFile(input);

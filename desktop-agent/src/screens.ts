@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import type { Monitor as ReportedMonitor } from "../../functions/src/contracts/fotos-agent.js";
-import { DECODE_LIMIT } from "../../functions/src/core/pixels.js";
+import { DECODE_LIMIT } from "../../functions/src/domains/fotos/published.js";
 
 const require = createRequire(import.meta.url);
 

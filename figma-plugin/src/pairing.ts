@@ -11,6 +11,6 @@ export const PLUGIN_CLIENT: DeviceClient = {
 /** What the plugin keeps (figma.clientStorage) between runs. */
 export interface Credential {
   deviceId: string;
-  /** The long-lived device credential (an OAuth refresh token); revocable on the account's /apps page. */
+  /** The device credential (an OAuth refresh token, rotated at each refresh: the newest is kept here); revocable on the account's /apps page. */
   refreshToken: string;
 }

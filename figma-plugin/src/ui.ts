@@ -73,7 +73,14 @@ async function connect(credential: Credential, initial?: AccessToken): Promise<v
   const savedRoom = (await storage("storage-get", roomKey(ctx.fileKey, ctx.fileName))) as string | null;
   bridge = new Bridge({
     functionUrl: FUNCTION_URL,
-    tokens: new AccessTokens(endpoints!.token, PLUGIN_CLIENT, credential.refreshToken, initial),
+    // The credential rotates; the plugin open in another file shares it through clientStorage.
+    tokens: new AccessTokens(endpoints!.token, PLUGIN_CLIENT, credential.refreshToken, initial, {
+      load: async () => ((await storage("storage-get", CREDENTIAL_KEY)) as Credential | null)?.refreshToken,
+      save: async (rotated) => {
+        credential.refreshToken = rotated;
+        await storage("storage-set", CREDENTIAL_KEY, credential);
+      },
+    }),
     context: () => context!,
     execute,
     roomId: savedRoom ?? undefined,

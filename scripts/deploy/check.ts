@@ -3,9 +3,11 @@
 //             from its own lockfile, the predeploy command of firebase.json)
 //   manifest  the SDK's discovery + the CLI's own validation; region, memory, CPU, timeout,
 //             concurrency, instances, secrets and params per function; explicit limits
-//   imports   every package the code imports is in functions/package.json; the floors hold
-//             (core/ < contracts/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts: a file imports only
-//             its own floor or below, nothing imports in a circle); no domain imports another;
+//   imports   every HTTPS export is named as its manifest (core/manifest.ts) and loads its own
+//             folder; every package the code imports is in functions/package.json; the floors hold
+//             (core/ < contracts/ < platform/, auth/ < handler/ < mcp/ < http/ < domains/ < index.ts: a file imports only
+//             its own floor or below, nothing imports in a circle); desktop-agent/ and
+//             figma-plugin/ import only contracts/ and domains/<name>/published.ts; no domain imports another;
 //             shared code knows no domain
 //   secrets   every secret a function's code reads is declared (defineSecret), bound to that
 //             function, and documented
@@ -22,8 +24,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { formatColdStart, measureColdStart } from "./cold-start.js";
-import { buildGraph, domainOf, FLOOR_RULE, floorProblems, functionFiles, importProblems, secretUses, sourceFiles } from "./imports.js";
+import { buildGraph, domainOf, FLOOR_RULE, floorProblems, functionFiles, importProblems, lazyImports, manifestNameProblems, clientImportProblems, secretUses, sourceFiles } from "./imports.js";
 import { formatShape, missingIndex, type IndexFile } from "./indexes.js";
 import { discover, formatManifest, limitProblems, userEnvs, validateWithCli, type Manifest } from "./manifest.js";
 import { collectQueries } from "./queries.js";
@@ -59,6 +62,9 @@ const aliases: Record<string, string> = json(".firebaserc").projects ?? {};
 const projectArg = opt("--project") ?? "default";
 const projectId = aliases[projectArg] ?? projectArg;
 const started = Date.now();
+// The manifests of the tree being checked (core/manifest.ts imports nothing, so it loads alone).
+const manifestPath = join(functionsSrcDir, "src/core/manifest.ts");
+const { FUNCTION_NAMES } = existsSync(manifestPath) ? ((await import(pathToFileURL(manifestPath).href)) as { FUNCTION_NAMES: string[] }) : { FUNCTION_NAMES: [] as string[] };
 
 // --- install: a clean copy, as Cloud Build sees it -------------------------------------------
 let built: string | null = null; // the functions dir of the clean copy, installed and built
@@ -124,7 +130,7 @@ if (built && (wants("manifest") || wants("secrets") || wants("coldstart"))) {
       } catch (e) {
         fail("manifest", `firebase-tools refuses the manifest: ${(e as Error).message}`);
       }
-      for (const p of limitProblems(manifest)) fail("limits", p);
+      for (const p of limitProblems(manifest, FUNCTION_NAMES)) fail("limits", p);
       for (const e of manifest.endpoints) {
         if (e.invoker.includes("public") && e.maxInstances !== null && e.maxInstances > 100) fail("limits", `function ${e.id} is public with maxInstances ${e.maxInstances}: choose a bound you can pay for`);
       }
@@ -141,9 +147,13 @@ if (wants("imports")) {
   const pkg = JSON.parse(readFileSync(join(functionsSrcDir, "package.json"), "utf8"));
   const found = importProblems(graph, pkg, ROOT);
   for (const p of found) fail(p.kind === "boundary" ? "boundary" : "imports", p.message);
-  const floors = floorProblems(graph, ROOT);
+  const names = manifestNameProblems(graph, ROOT, FUNCTION_NAMES);
+  for (const p of names) fail("manifest", p.message);
+  console.log(names.length ? `${names.length} manifest problem(s)` : `exports named as their manifests: ${FUNCTION_NAMES.join(", ")}`);
+  const floors = [...floorProblems(graph, ROOT), ...clientImportProblems(ROOT, join(functionsSrcDir, "src"))];
   for (const p of floors) fail("floor", p.message);
   console.log(floors.length ? `${floors.length} floor problem(s); ${FLOOR_RULE}` : `${FLOOR_RULE}: holds`);
+  console.log(`desktop-agent/, figma-plugin/: functions/src only through contracts/ and domains/<name>/published.ts`);
   const perFn = functionFiles(graph);
   for (const [fn, files] of perFn) {
     const domains = new Set([...files].map((f) => domainOf(graph, f)).filter(Boolean));
@@ -178,9 +188,9 @@ if (wants("secrets")) {
         if (shared) {
           fail("secrets", `${use.at} reads secret ${use.name} in shared code, which every function loads: read it in the folder of the function that binds it (functions/src/domains/<name>/)`);
         } else if (!declaredNames.has(use.name)) {
-          fail("secrets", `${use.at} reads secret ${use.name}, which is not declared: add \`const ${use.name} = defineSecret("${use.name}")\` in functions/src/index.ts and list it in ${fn}'s secrets`);
+          fail("secrets", `${use.at} reads secret ${use.name}, which is not declared: list it in ${fn}'s \`secrets\` in functions/src/core/manifest.ts and declare it in SECRETS in functions/src/index.ts (${use.name}: defineSecret("${use.name}"))`);
         } else if (manifest && !bound.has(use.name)) {
-          fail("secrets", `${use.at} reads secret ${use.name}, but function ${fn} does not bind it: add it to ${fn}'s \`secrets\` in functions/src/index.ts (unbound, it is empty in production)`);
+          fail("secrets", `${use.at} reads secret ${use.name}, but function ${fn} does not bind it: add it to ${fn}'s \`secrets\` in functions/src/core/manifest.ts (unbound, it is empty in production)`);
         }
         if (!shared) (all.get(use.name) ?? all.set(use.name, new Set()).get(use.name)!).add(fn);
       }
@@ -248,16 +258,10 @@ if (wants("rules")) {
 // --- cold start -------------------------------------------------------------------------------
 if (wants("coldstart") && built && manifest) {
   heading("cold start: import time and modules per function");
-  const entry = join(functionsSrcDir, "src/index.ts");
-  const file = graph.files.get(entry);
+  const lazy = lazyImports(graph);
   for (const ep of manifest.endpoints) {
-    // The function's lazily imported modules: dynamic imports inside its export in index.ts.
-    const targets: string[] = [];
-    for (const stmt of (file?.ast.body ?? []) as any[]) {
-      const d = stmt.declaration?.declarations?.find((x: any) => x.id?.name === ep.id);
-      if (!d) continue;
-      for (const e of graph.edges.get(entry) ?? []) if (e.dynamic && e.to && e.line >= file!.line(d.start) && e.line <= file!.line(d.end)) targets.push(e.to);
-    }
+    // The function's lazily imported modules: its loader in index.ts.
+    const targets = lazy.get(ep.id) ?? [];
     const libFiles = targets.map((t) => join(built, "lib", relative(join(functionsSrcDir, "src"), t)).replace(/\.tsx?$/, ".js"));
     const own = targets.map((t) => domainOf(graph, t)).find(Boolean) ?? null;
     const c = measureColdStart(built, ep.id, libFiles, own, { GCLOUD_PROJECT: projectId, NODE_ENV: "production" });

@@ -150,7 +150,7 @@ export function importProblems(graph: Graph, pkg: { dependencies?: Record<string
  * floor may import each other (mcp/ and http/ share the request's types), but no file is part of
  * an import circle.
  */
-export const FLOORS: readonly (readonly string[])[] = [["core"], ["contracts"], ["platform", "auth"], ["mcp", "http"], ["domains"], ["index.ts"]];
+export const FLOORS: readonly (readonly string[])[] = [["core"], ["contracts"], ["platform", "auth"], ["handler"], ["mcp"], ["http"], ["domains"], ["index.ts"]];
 const FLOOR_ORDER = FLOORS.map((f) => f.map((a) => (a.endsWith(".ts") ? a : `${a}/`)).join(", ")).join(" < ");
 export const FLOOR_RULE = `floors: ${FLOOR_ORDER}; a file imports only its own floor or below, and nothing imports in a circle`;
 
@@ -244,21 +244,100 @@ export function functionFiles(graph: Graph): Map<string, Set<string>> {
     return seen;
   };
   const shared = closure([entry], true);
+  for (const [exported, lazy] of lazyImports(graph)) out.set(exported, new Set([...shared, ...closure(lazy, false)]));
+  return out;
+}
+
+/**
+ * Per export of index.ts: the source files it imports lazily, its own domain's (the loader of the
+ * manifest it serves, `serve("<name>")`, or a dynamic import inside the export itself).
+ */
+export function lazyImports(graph: Graph): Map<string, string[]> {
+  const entry = join(graph.srcDir, "index.ts");
+  const file = graph.files.get(entry);
+  const out = new Map<string, string[]>();
+  if (!file) return out;
+  const loaders = entryLoaders(file);
+  for (const { exported, init } of entryExports(file)) {
+    const served = servedName(init);
+    const specs = served !== undefined ? [loaders.get(served)?.spec] : [];
+    walk(init, (n) => {
+      if (n.type === "ImportExpression") specs.push(literalString(n.source));
+    });
+    out.set(
+      exported,
+      specs.flatMap((spec) => {
+        const to = spec && resolveRelative(entry, spec);
+        return to ? [to] : [];
+      }),
+    );
+  }
+  return out;
+}
+
+/** index.ts's `export const <name> = …` declarations. */
+function entryExports(file: SourceFile): { exported: string; init: Node; line: number }[] {
+  const out: { exported: string; init: Node; line: number }[] = [];
   for (const stmt of file.ast.body as Node[]) {
     if (stmt.type !== "ExportNamedDeclaration" || stmt.declaration?.type !== "VariableDeclaration") continue;
     for (const d of stmt.declaration.declarations as Node[]) {
-      if (d.id.type !== "Identifier" || !d.init) continue;
-      const lazy: string[] = [];
-      walk(d.init, (n) => {
-        if (n.type !== "ImportExpression") return;
-        const spec = literalString(n.source);
-        const to = spec && resolveRelative(entry, spec);
-        if (to) lazy.push(to);
-      });
-      out.set(d.id.name, new Set([...shared, ...closure(lazy, false)]));
+      if (d.id.type === "Identifier" && d.init) out.push({ exported: d.id.name, init: d.init, line: file.line(d.start) });
     }
   }
   return out;
+}
+
+/** The manifest an export serves: `serve("<name>")`. */
+function servedName(init: Node): string | undefined {
+  return init.type === "CallExpression" && init.callee.type === "Identifier" && init.callee.name === "serve" ? literalString(init.arguments[0]) : undefined;
+}
+
+/** index.ts's loaders (`<name>: () => import("./domains/<name>/index.js")`), by manifest name. */
+function entryLoaders(file: SourceFile): Map<string, { spec: string; line: number }> {
+  const out = new Map<string, { spec: string; line: number }>();
+  walk(file.ast, (n) => {
+    if (n.type !== "Property" || !n.value || n.value.type !== "ArrowFunctionExpression" || n.value.body?.type !== "ImportExpression") return;
+    const key = n.key.type === "Identifier" ? n.key.name : literalString(n.key);
+    const spec = literalString(n.value.body.source);
+    if (key && spec) out.set(key, { spec, line: file.line(n.start) });
+  });
+  return out;
+}
+
+/**
+ * A function's name is its manifest's key (core/manifest.ts): the export in index.ts, the URL and
+ * token audience, the folder its loader imports. Each HTTPS export must be `export const <name> =
+ * serve("<name>")`, and every manifest must be exported and load its own folder.
+ */
+export function manifestNameProblems(graph: Graph, root: string, manifestNames: readonly string[]): Problem[] {
+  const entry = join(graph.srcDir, "index.ts");
+  const file = graph.files.get(entry);
+  if (!file) return [];
+  const at = (line: number) => `${relative(root, entry)}:${line}`;
+  const problems: Problem[] = [];
+  const exportedFor = new Map<string, string>();
+  for (const { exported, init, line } of entryExports(file)) {
+    const served = servedName(init);
+    if (served === undefined) continue;
+    exportedFor.set(served, exported);
+    if (!manifestNames.includes(served)) {
+      problems.push({ kind: "manifest", message: `${at(line)}: export ${exported} serves "${served}", which has no manifest in functions/src/core/manifest.ts (add one, or serve a function that has one)` });
+    } else if (exported !== served) {
+      problems.push({
+        kind: "manifest",
+        message: `${at(line)}: export ${exported} serves the manifest "${served}": the export is the function's name, its URL and its tokens' audience, so it must be named as its manifest (export const ${served} = serve("${served}"))`,
+      });
+    }
+  }
+  const loaders = entryLoaders(file);
+  for (const name of manifestNames) {
+    if (!exportedFor.has(name)) problems.push({ kind: "manifest", message: `functions/src/core/manifest.ts declares "${name}", but index.ts exports no serve("${name}"): add export const ${name} = serve("${name}")` });
+    const loader = loaders.get(name);
+    if (loader && !new RegExp(`^\\./domains/${name}/`).test(loader.spec)) {
+      problems.push({ kind: "manifest", message: `${at(loader.line)}: the loader of "${name}" imports ${loader.spec}: a function loads its own folder, ./domains/${name}/` });
+    }
+  }
+  return problems;
 }
 
 export interface SecretUse {
@@ -298,4 +377,37 @@ export function secretUses(graph: Graph, root: string): { reads: Map<string, Sec
     if (d.length) declared.set(path, d);
   }
   return { reads, declared };
+}
+
+/** The packages that bundle code of functions/src into something shipped elsewhere. */
+export const CLIENT_PACKAGES = ["desktop-agent", "figma-plugin"] as const;
+
+/**
+ * The desktop agent and the Figma plugin bundle what they import of functions/src: only the
+ * contracts (contracts/) and a domain's published definitions (domains/<name>/published.ts), so
+ * neither ships the functions' internals nor breaks when they move.
+ */
+export function clientImportProblems(root: string, functionsSrc: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const pkg of CLIENT_PACKAGES) {
+    for (const path of sourceFiles(join(root, pkg, "src"))) {
+      const file = parseFile(path, relative(root, path));
+      const check = (spec: string | undefined, node: Node) => {
+        if (!spec?.startsWith(".")) return;
+        const to = resolveRelative(path, spec);
+        if (!to || !to.startsWith(functionsSrc + sep)) return;
+        const rel = relative(functionsSrc, to).split(sep);
+        if (rel[0] === "contracts" || (rel[0] === "domains" && rel.length === 3 && rel[2] === "published.ts")) return;
+        problems.push({
+          kind: "floor",
+          message: `${relative(root, path)}:${file.line(node.start)}: ${pkg}/ imports ${relative(root, to)}: it may import only functions/src/contracts/ and a domain's published definitions (functions/src/domains/<name>/published.ts); publish what it needs there`,
+        });
+      };
+      walk(file.ast, (n) => {
+        if ((n.type === "ImportDeclaration" || ((n.type === "ExportNamedDeclaration" || n.type === "ExportAllDeclaration") && n.source)) && n.source) check(n.source.value, n);
+        else if (n.type === "ImportExpression") check(literalString(n.source), n);
+      });
+    }
+  }
+  return problems;
 }

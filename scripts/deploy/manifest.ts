@@ -144,7 +144,7 @@ export function formatManifest(m: Manifest): string {
 }
 
 /** Cost and abuse limits every function must state itself. */
-export function limitProblems(m: Manifest): string[] {
+export function limitProblems(m: Manifest, manifestNames: readonly string[] = []): string[] {
   const out: string[] = [];
   for (const e of m.endpoints) {
     const missing = [
@@ -153,7 +153,7 @@ export function limitProblems(m: Manifest): string[] {
       e.timeoutSeconds === null && "timeoutSeconds",
       e.concurrency === null && "concurrency",
     ].filter(Boolean);
-    if (missing.length) out.push(`function ${e.id} leaves ${missing.join(", ")} to the platform default: set it in functions/src/index.ts`);
+    if (missing.length) out.push(`function ${e.id} leaves ${missing.join(", ")} to the platform default: set it in ${manifestNames.includes(e.id) ? "its manifest's serving profile (functions/src/core/manifest.ts)" : "functions/src/index.ts"}`);
   }
   return out;
 }

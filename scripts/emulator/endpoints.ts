@@ -1,7 +1,7 @@
-// What each HTTPS function declares in functions/src/index.ts (its onRequest options and serving
-// profile), read from the built functions/lib, for the tools that serve the functions locally (the
+// What each HTTPS function declares (its onRequest options, read from the built functions/lib, and
+// its serving profile from its manifest), for the tools that serve the functions locally (the
 // front, the benches) the way Cloud Run would.
-import type { ServingProfile } from "../../functions/src/http/capacity.js";
+import { manifestOf, type ServingProfile } from "../../functions/src/core/manifest.js";
 
 export interface Declared {
   cpu?: number;
@@ -21,12 +21,9 @@ export async function declaredTimeouts(): Promise<Record<string, number>> {
 
 export async function declaredFunctions(): Promise<Record<string, Declared>> {
   const built = (await import(new URL("index.js", LIB).href)) as Record<string, { __endpoint?: Declared & { httpsTrigger?: unknown } }>;
-  // The same module instance index.js registered its profiles in.
-  const { servingProfiles } = (await import(new URL("http/capacity.js", LIB).href)) as { servingProfiles(): Record<string, ServingProfile> };
-  const profiles = servingProfiles();
   return Object.fromEntries(
     Object.entries(built)
       .filter(([, f]) => f?.__endpoint?.httpsTrigger)
-      .map(([name, f]) => [name, { ...f.__endpoint!, profile: profiles[name] }]),
+      .map(([name, f]) => [name, { ...f.__endpoint!, profile: manifestOf(name)?.serving }]),
   );
 }

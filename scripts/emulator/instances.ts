@@ -68,7 +68,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts one instance per name and resolves when every one answers /healthz (its domain loaded). */
-export async function startInstances(names: string[], options: { log: NodeJS.WritableStream; readyTimeoutMs?: number }): Promise<Instances> {
+export async function startInstances(names: string[], options: { log: NodeJS.WritableStream; readyTimeoutMs?: number; env?: Record<string, string> }): Promise<Instances> {
   const children = new Map<string, ChildProcess>();
   const hosts: Record<string, string> = {};
   const close = async () => {
@@ -90,7 +90,7 @@ export async function startInstances(names: string[], options: { log: NodeJS.Wri
         const port = await freePort();
         const child = spawn(process.execPath, [FRAMEWORK, `--target=${name}`, "--source=functions", `--port=${port}`, "--signature-type=http"], {
           cwd: ROOT,
-          env: instanceEnv(name, port),
+          env: { ...instanceEnv(name, port), ...options.env },
           stdio: ["ignore", "pipe", "pipe"],
         });
         children.set(name, child);

@@ -5,9 +5,10 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createUser, functionUrl, type TestUser } from "../support/emulators.js";
+import { SIGNED_IN_FUNCTIONS } from "../../functions/src/core/manifest.js";
 
 const run = promisify(execFile);
-const SIGNED_IN = ["knowledge", "dermal", "fotos", "figma"];
+const SIGNED_IN = SIGNED_IN_FUNCTIONS;
 
 let user: TestUser;
 beforeAll(async () => {

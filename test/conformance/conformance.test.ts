@@ -4,12 +4,13 @@
 // The table (passed / failed / expected failure per function) and the baseline are printed.
 import { describe, expect, test } from "vitest";
 import { conformance, formatVerdict, judge, readBaseline, type Baseline, type Check } from "../../scripts/conformance.js";
+import { MCP_FUNCTIONS } from "../../functions/src/core/manifest.js";
 
 test("every served MCP function meets the 2026-07-28 requirement set, but for the baseline's expected failures", async () => {
   const baseline = await readBaseline();
   const verdict = await conformance(undefined, baseline);
   console.log(`\n${formatVerdict(verdict, baseline)}\n`);
-  expect(verdict.summaries.map((s) => s.domain).sort()).toEqual(["dermal", "figma", "fotos", "knowledge", "mermaid"]);
+  expect(verdict.summaries.map((s) => s.domain).sort()).toEqual([...MCP_FUNCTIONS].sort());
   for (const s of verdict.summaries) expect(s.passed, `${s.domain} passed no check`).toBeGreaterThan(0);
   expect(verdict.unexpected, "new conformance failures").toEqual([]);
   expect(verdict.stale, "baseline entries that pass now").toEqual([]);

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { createUser, type TestUser } from "../support/emulators.js";
 import { connect, rawPost } from "../support/mcp.js";
+import { MCP_FUNCTIONS, SIGNED_IN_FUNCTIONS } from "../../functions/src/core/manifest.js";
 
-const DOMAINS = ["mermaid", "knowledge", "dermal", "fotos", "figma"] as const;
-const OPEN = new Set(["mermaid"]);
+const DOMAINS = MCP_FUNCTIONS;
+const OPEN = new Set<string>(MCP_FUNCTIONS.filter((d) => !(SIGNED_IN_FUNCTIONS as string[]).includes(d)));
 const MODERN = "2026-07-28";
 
 let user: TestUser;

@@ -5,8 +5,10 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { createUser, type TestUser } from "../support/emulators.js";
 import { rawPost } from "../support/mcp.js";
+import { MCP_FUNCTIONS, SIGNED_IN_FUNCTIONS } from "../../functions/src/core/manifest.js";
 
-const DOMAINS = ["mermaid", "knowledge", "dermal", "fotos", "figma"] as const;
+const DOMAINS = MCP_FUNCTIONS;
+const signedIn = (domain: string) => (SIGNED_IN_FUNCTIONS as string[]).includes(domain);
 const MODERN = "2026-07-28";
 const envelope = {
   "io.modelcontextprotocol/protocolVersion": MODERN,
@@ -21,7 +23,7 @@ beforeAll(async () => {
 
 describe.each(DOMAINS)("%s", (domain) => {
   test("declares no listChanged, and a listen stream ends with its acknowledgement and result", async () => {
-    const headers = { ...(domain === "mermaid" ? {} : { authorization: `Bearer ${user.token}` }), "mcp-protocol-version": MODERN, accept: "application/json, text/event-stream" };
+    const headers = { ...(!signedIn(domain) ? {} : { authorization: `Bearer ${user.token}` }), "mcp-protocol-version": MODERN, accept: "application/json, text/event-stream" };
     const discover = await rawPost(domain, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope } }), { ...headers, "mcp-method": "server/discover" });
     const text = await discover.text();
     const capabilities = JSON.parse(text.includes("data:") ? text.split("data: ").pop()! : text).result.capabilities as Record<string, { listChanged?: boolean }>;

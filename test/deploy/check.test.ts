@@ -1,8 +1,11 @@
 // npm run deploy:check finds offline what `firebase deploy` (or production) would refuse. The real
 // tree passes; each kind of problem, planted in a temporary copy, fails it with a sentence that
 // says where and what to do.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { deployCheck, edit, plantedCopy, removeCopies, REPO, write } from "./plant.js";
+import { FUNCTION_NAMES } from "../../functions/src/core/manifest.js";
 
 afterAll(removeCopies);
 
@@ -19,7 +22,7 @@ describe("the repository as it is", () => {
 
   test("prints each function's region, memory, CPU, timeout, concurrency, instances and secrets, read by the SDK's discovery", () => {
     expect(run.out).toMatch(/function\s+region\s+memory\s+cpu\s+timeout\s+concurrency\s+min\s+max\s+secrets/);
-    for (const fn of ["dermal", "knowledge", "mermaid"]) {
+    for (const fn of FUNCTION_NAMES) {
       const row = run.out.split("\n").find((l) => l.startsWith(`${fn} `) && l.includes("us-central1"));
       expect(row, fn).toBeDefined();
       expect(row).toMatch(/\d+ (MiB|GiB)\s+\S+\s+\d+ s\s+\d+\s+\S+\s+\d+/); // memory … timeout, concurrency, min, max (a number)
@@ -28,7 +31,7 @@ describe("the repository as it is", () => {
   });
 
   test("prints each function's cold-start import time and modules, and which domain's files it can load", () => {
-    for (const fn of ["dermal", "knowledge", "mermaid"]) {
+    for (const fn of FUNCTION_NAMES) {
       expect(run.out).toMatch(new RegExp(`^${fn}\\s+\\d+ ms\\s+\\d+ modules`, "m"));
       expect(run.out).toMatch(new RegExp(`^${fn}\\s+\\d+ source files, domains: ${fn}$`, "m"));
     }
@@ -119,9 +122,9 @@ export class CategorySearch {
     edit(root, "functions/src/platform/embeddings.ts", (t) => `import "./embeddings-planted.js";\n${t}`);
     const run = deployCheck(root, "--only", "imports", "--no-install");
     expect(run.status).toBe(1);
-    expect(run.out).toContain("floors: core/ < contracts/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts");
+    expect(run.out).toContain("floors: core/ < contracts/ < platform/, auth/ < handler/ < mcp/ < http/ < domains/ < index.ts");
     expect(run.problems).toContain(
-      "✗ [floor] functions/src/core/errors.ts:1: core/ imports functions/src/mcp/define.ts from mcp/, a higher floor (floors: core/ < contracts/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts): move what both need down to core/ or below",
+      "✗ [floor] functions/src/core/errors.ts:1: core/ imports functions/src/mcp/define.ts from mcp/, a higher floor (floors: core/ < contracts/ < platform/, auth/ < handler/ < mcp/ < http/ < domains/ < index.ts): move what both need down to core/ or below",
     );
     expect(run.problems).toContain(
       "✗ [floor] import circle: functions/src/platform/embeddings-planted.ts → functions/src/platform/embeddings.ts → functions/src/platform/embeddings-planted.ts: move what they share into a file of its own",
@@ -129,7 +132,18 @@ export class CategorySearch {
     // The tree as it is holds the floors.
     const clean = deployCheck(REPO, "--only", "imports", "--no-install");
     expect(clean.problems).toEqual([]);
-    expect(clean.out).toContain("floors: core/ < contracts/ < platform/, auth/ < mcp/, http/ < domains/ < index.ts; a file imports only its own floor or below, and nothing imports in a circle: holds");
+    expect(clean.out).toContain("floors: core/ < contracts/ < platform/, auth/ < handler/ < mcp/ < http/ < domains/ < index.ts; a file imports only its own floor or below, and nothing imports in a circle: holds");
+  }, 120_000);
+
+  test("the desktop agent reaching into a platform module of the functions, past the published definitions", () => {
+    const root = plantedCopy();
+    write(root, "desktop-agent/src/ocr-direct.ts", `import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";\nexport const ocr = () => new TesseractOcr();\n`);
+    write(root, "desktop-agent/src/fine.ts", `import { fotosServer } from "../../functions/src/domains/fotos/published.js";\nimport type { AgentReport } from "../../functions/src/contracts/fotos-agent.js";\nexport const tools = (r?: AgentReport) => [fotosServer.tools.length, r];\n`);
+    const run = deployCheck(root, "--only", "imports", "--no-install");
+    expect(run.status).toBe(1);
+    expect(run.problems).toEqual([
+      "✗ [floor] desktop-agent/src/ocr-direct.ts:1: desktop-agent/ imports functions/src/platform/ocr-tesseract.ts: it may import only functions/src/contracts/ and a domain's published definitions (functions/src/domains/<name>/published.ts); publish what it needs there",
+    ]);
   }, 120_000);
 
   test("a secret read without a defineSecret declaration; then declared but not bound; then complete", () => {
@@ -139,21 +153,20 @@ export class CategorySearch {
     let run = deployCheck(root, "--only", "secrets", "--no-install");
     expect(run.status).toBe(1);
     expect(run.problems).toContain(
-      '✗ [secrets] functions/src/domains/mermaid/llm-key.ts:1 reads secret MERMAID_LLM_API_KEY, which is not declared: add `const MERMAID_LLM_API_KEY = defineSecret("MERMAID_LLM_API_KEY")` in functions/src/index.ts and list it in mermaid\'s secrets',
+      '✗ [secrets] functions/src/domains/mermaid/llm-key.ts:1 reads secret MERMAID_LLM_API_KEY, which is not declared: list it in mermaid\'s `secrets` in functions/src/core/manifest.ts and declare it in SECRETS in functions/src/index.ts (MERMAID_LLM_API_KEY: defineSecret("MERMAID_LLM_API_KEY"))',
     );
     expect(run.problems).toContain("✗ [secrets] secret MERMAID_LLM_API_KEY is not documented: say in docs/deploy.md how to set it (firebase functions:secrets:set MERMAID_LLM_API_KEY)");
 
-    edit(root, "functions/src/index.ts", (t) => {
-      const declare = `const MERMAID_LLM_API_KEY = defineSecret("MERMAID_LLM_API_KEY");\nvoid MERMAID_LLM_API_KEY;\n`;
-      const withImport = t.includes("defineSecret }") ? t : `import { defineSecret } from "firebase-functions/params";\n${t}`;
-      return withImport.replace(`import { serveDomain } from "./http/endpoint.js";\n`, (m) => `${m}${declare}`);
-    });
+    edit(root, "functions/src/index.ts", (t) => t.replace(`const SECRETS`, `const MERMAID_LLM_API_KEY = defineSecret("MERMAID_LLM_API_KEY");\nvoid MERMAID_LLM_API_KEY;\nconst SECRETS`));
     run = deployCheck(root, "--only", "secrets", "--no-install");
     expect(run.problems).toContain(
-      "✗ [secrets] functions/src/domains/mermaid/llm-key.ts:1 reads secret MERMAID_LLM_API_KEY, but function mermaid does not bind it: add it to mermaid's `secrets` in functions/src/index.ts (unbound, it is empty in production)",
+      "✗ [secrets] functions/src/domains/mermaid/llm-key.ts:1 reads secret MERMAID_LLM_API_KEY, but function mermaid does not bind it: add it to mermaid's `secrets` in functions/src/core/manifest.ts (unbound, it is empty in production)",
     );
 
-    edit(root, "functions/src/index.ts", (t) => t.replace(`  },\n  serveDomain("mermaid"`, `    secrets: [MERMAID_LLM_API_KEY],\n  },\n  serveDomain("mermaid"`));
+    edit(root, "functions/src/index.ts", (t) =>
+      t.replace(`const MERMAID_LLM_API_KEY = defineSecret("MERMAID_LLM_API_KEY");\nvoid MERMAID_LLM_API_KEY;\n`, "").replace(`const SECRETS: Record<SecretName, ReturnType<typeof defineSecret>> = {\n`, (m) => `${m}  MERMAID_LLM_API_KEY: defineSecret("MERMAID_LLM_API_KEY"),\n`),
+    );
+    edit(root, "functions/src/core/manifest.ts", (t) => t.replace(`  mermaid: {\n    serves: "mcp",\n`, (m) => `${m}    secrets: ["MERMAID_LLM_API_KEY"],\n`));
     edit(root, "docs/deploy.md", (t) => `${t}\nMERMAID_LLM_API_KEY: firebase functions:secrets:set MERMAID_LLM_API_KEY\n`);
     run = deployCheck(root, "--only", "secrets", "--no-install");
     expect(run.problems).toEqual([]);
@@ -161,6 +174,24 @@ export class CategorySearch {
     expect(run.out).toContain("MERMAID_LLM_API_KEY: mermaid");
     expect(run.out).toContain("MERMAID_LLM_API_KEY (secret)"); // a defineSecret param
   }, 300_000);
+
+  test("an export named otherwise than its manifest, a manifest without its export, a loader of another folder", () => {
+    const root = plantedCopy();
+    // The URL and the tokens' audience are the export's name: "dermatology" would serve dermal's
+    // domain at a URL no token is minted for.
+    edit(root, "functions/src/index.ts", (t) => t.replace(`export const dermal = serve("dermal");`, `export const dermatology = serve("dermal");`));
+    edit(root, "functions/src/index.ts", (t) => t.replace(`export const mermaid = serve("mermaid");\n`, ""));
+    edit(root, "functions/src/index.ts", (t) => t.replace(`figma: () => import("./domains/figma/index.js")`, `figma: () => import("./domains/fotos/index.js")`));
+    const run = deployCheck(root, "--only", "imports", "--no-install");
+    expect(run.status).toBe(1);
+    const line = (text: string) => readFileSync(join(root, "functions/src/index.ts"), "utf8").split("\n").findIndex((l) => l.includes(text)) + 1;
+    expect(run.problems).toEqual([
+      `✗ [manifest] functions/src/index.ts:${line("export const dermatology")}: export dermatology serves the manifest "dermal": the export is the function's name, its URL and its tokens' audience, so it must be named as its manifest (export const dermal = serve("dermal"))`,
+      `✗ [manifest] functions/src/core/manifest.ts declares "mermaid", but index.ts exports no serve("mermaid"): add export const mermaid = serve("mermaid")`,
+      `✗ [manifest] functions/src/index.ts:${line(`figma: () => import`)}: the loader of "figma" imports ./domains/fotos/index.js: a function loads its own folder, ./domains/figma/`,
+    ]);
+    expect(run.out).toContain("3 manifest problem(s)");
+  }, 120_000);
 
   test("functions/ depending on a package only the root workspace has: the clean build cannot find it", () => {
     const root = plantedCopy();
@@ -189,10 +220,10 @@ export class CategorySearch {
 
   test("a function without maxInstances fails the limits; a rules syntax error fails the rules step", () => {
     const root = plantedCopy();
-    edit(root, "functions/src/index.ts", (t) => t.replace(/\n\s*maxInstances: \d+,/, "\n"));
+    edit(root, "functions/src/core/manifest.ts", (t) => t.replace(/\n\s*maxInstances: \d+,/, "\n"));
     edit(root, "storage.rules", (t) => t.replace("allow read, write: if false;", "allow read, write: if false &&;"));
     const run = deployCheck(root, "--only", "manifest,rules", "--no-install");
-    expect(run.problems).toContain("✗ [limits] function dermal leaves maxInstances (without it an open function can scale without bound) to the platform default: set it in functions/src/index.ts");
+    expect(run.problems).toContain("✗ [limits] function dermal leaves maxInstances (without it an open function can scale without bound) to the platform default: set it in its manifest's serving profile (functions/src/core/manifest.ts)");
     expect(run.problems.some((p) => /^✗ \[rules\] storage\.rules:\d+:\d+ /.test(p))).toBe(true);
   }, 300_000);
 });

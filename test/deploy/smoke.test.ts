@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { PROJECT } from "../support/emulators.js";
+import { SIGNED_IN_FUNCTIONS } from "../../functions/src/core/manifest.js";
 
 const REPO = join(import.meta.dirname, "../..");
 const EMULATOR = process.env.FUNCTIONS_EMULATOR_HOST ?? "127.0.0.1:5002";
@@ -57,7 +58,7 @@ test("every function the emulator serves passes: healthz, metadata documents, 40
   expect(run.out).toMatch(/ok {3}mermaid: healthz ok \(version [^)]+\), tools\/list: \d+ tools/);
   expect(run.out).toContain("ok   oauth: healthz ok");
   expect(run.out).toMatch(/ok {3}oauth: .*authorization-server metadata ok/);
-  for (const fn of ["dermal", "knowledge", "fotos", "figma"]) {
+  for (const fn of SIGNED_IN_FUNCTIONS) {
     expect(run.out).toMatch(new RegExp(`ok {3}${fn}: healthz ok .*protected-resource metadata ok, unauthenticated MCP call 401 with resource_metadata`));
   }
 }, 300_000);

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { OPEN, type DomainDefinition } from "../../functions/src/mcp/define.js";
-import { provideBackend } from "../../functions/src/domains/fotos/backend.js";
 import { fotosServer } from "../../functions/src/domains/fotos/definition.js";
 import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";
 import { localBackend, standaloneSettings } from "../../desktop-agent/src/mcp/local-backend.js";
@@ -39,8 +38,7 @@ beforeAll(async () => {
   process.env.FOTOS_REDACT_BEFORE_UPLOAD = "1";
   store = new LocalStore(mkdtempSync(join(tmpdir(), "fotos-floor-")));
   ocr = new TesseractOcr();
-  provideBackend(localBackend(store, ocr));
-  const domain: DomainDefinition = { ...fotosServer, name: "fotos", version: "test", instructions: "", access: OPEN };
+  const domain: DomainDefinition = { ...fotosServer, name: "fotos", version: "test", instructions: "", access: OPEN, backend: localBackend(store, ocr) };
   client = await connectInProcess(domain);
 }, 120_000);
 afterAll(async () => {

@@ -10,9 +10,9 @@ import { callTool, textOf } from "../support/mcp.js";
 
 export { callTool, textOf };
 
-/** An MCP client for the figma function as a user's agent would configure it. */
-export async function figmaClient(user: TestUser, opts: { userIds?: string[] } = {}): Promise<Client> {
-  const url = new URL(functionUrl("figma"));
+/** An MCP client for the figma function as a user's agent would configure it (`url`: another instance of it). */
+export async function figmaClient(user: TestUser, opts: { userIds?: string[]; url?: string } = {}): Promise<Client> {
+  const url = new URL(opts.url ?? functionUrl("figma"));
   if (opts.userIds) url.searchParams.set("userIds", opts.userIds.join(";"));
   const client = new Client({ name: "figma-tests", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${user.token}` } } }));

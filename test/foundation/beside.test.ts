@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { MCP_FUNCTIONS } from "../../functions/src/core/manifest.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const LOCAL = mkdtempSync(join(tmpdir(), "npm-start-beside-"));
@@ -65,7 +66,7 @@ test("npm start comes up beside a running suite, on free ports, and says so", ()
 test("every MCP URL answers 8 concurrent tools/list calls with 200 right after the URLs", async () => {
   const token = readFileSync(join(LOCAL, "token"), "utf8").trim();
   const servers = session().servers;
-  expect(servers.map((s) => s.name).sort()).toEqual(["dermal", "figma", "fotos", "knowledge", "mermaid"]);
+  expect(servers.map((s) => s.name).sort()).toEqual([...MCP_FUNCTIONS].sort());
   for (const s of servers) {
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>

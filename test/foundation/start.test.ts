@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { functionUrl } from "../support/emulators.js";
 import { callTool, connect } from "../support/mcp.js";
+import { MCP_FUNCTIONS } from "../../functions/src/core/manifest.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 let output = "";
@@ -56,7 +57,7 @@ const connectGuide = () => readFileSync(join(LOCAL, "connect.md"), "utf8");
 
 test("it prints every served domain's URL, at the front, on one screen; the configs are in the file it names", () => {
   const text = output.replace(ansi, "");
-  for (const domain of ["dermal", "knowledge", "mermaid", "figma", "fotos"]) expect(text).toContain(printedUrl(domain));
+  for (const domain of MCP_FUNCTIONS) expect(text).toContain(printedUrl(domain));
   expect(text).not.toContain(functionUrl("dermal"));
   expect(text.trim().split("\n").length).toBeLessThanOrEqual(24);
   // Paths are shown relative to where `npm start` runs (the checkout).
@@ -70,7 +71,7 @@ test("it prints every served domain's URL, at the front, on one screen; the conf
 
 test("8 concurrent tools/list calls to every printed MCP URL all answer 200 with the domain's tools", async () => {
   const token = readFileSync(join(LOCAL, "token"), "utf8").trim();
-  for (const domain of ["dermal", "knowledge", "mermaid", "figma", "fotos"]) {
+  for (const domain of MCP_FUNCTIONS) {
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         fetch(printedUrl(domain), {

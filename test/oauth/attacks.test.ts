@@ -35,6 +35,7 @@ import {
   tokensFor,
 } from "../support/oauth.js";
 import { QUOTAS, quotaDocId } from "../../functions/src/platform/quota.js";
+import { SIGNED_IN_FUNCTIONS } from "../../functions/src/core/manifest.js";
 
 const servers: Server[] = [];
 afterAll(() => servers.forEach((s) => s.close()));
@@ -81,7 +82,7 @@ describe("1. refresh rotation (RFC 9700): a used refresh token never starts a se
   });
 });
 
-describe("2. remembered consent answers silently only for an exact, verifiable redirect", () => {
+describe("2. remembered consent answers silently only for an exact https redirect, whatever the client", () => {
   async function consentAnswer(cookie: string, clientId: string, redirectUri: string) {
     const start = await fetch(authorizeUrlFor(clientId, pkcePair().challenge, { redirect_uri: redirectUri }), { redirect: "manual" });
     expect(start.status).toBe(303);
@@ -110,18 +111,50 @@ describe("2. remembered consent answers silently only for an exact, verifiable r
     expect(await res.text()).toContain('name="decision"');
   });
 
-  test("a metadata-document client is remembered for the exact redirect approved, not for another port", async () => {
+  test("a metadata-document client returning to a loopback port sees the consent page again, even on the port approved", async () => {
     const user = await createUser();
     const doc = await serveDocument((url) => ({ body: JSON.stringify({ client_id: url, client_name: "Doc client", redirect_uris: ["http://127.0.0.1/callback"] }) }));
     servers.push(doc.server);
     await authorizeInBrowser(authorizeUrlFor(doc.url, pkcePair().challenge, { redirect_uri: "http://127.0.0.1:40010/callback" }), user);
     const cookie = await signInCookie(user);
-    const same = await consentAnswer(cookie, doc.url, "http://127.0.0.1:40010/callback");
+    for (const port of [40010, 40011]) {
+      const res = await consentAnswer(cookie, doc.url, `http://127.0.0.1:${port}/callback`);
+      expect(res.status, `port ${port}`).toBe(200);
+      expect(res.headers.get("location")).toBeNull();
+      expect(await res.text()).toContain('name="decision"');
+    }
+  });
+
+  test("a metadata-document client returning to https is remembered for the exact redirect approved only", async () => {
+    const user = await createUser();
+    const doc = await serveDocument((url) => ({ body: JSON.stringify({ client_id: url, client_name: "Web client", redirect_uris: ["https://app.example/callback", "https://app.example/other"] }) }));
+    servers.push(doc.server);
+    await authorizeInBrowser(authorizeUrlFor(doc.url, pkcePair().challenge, { redirect_uri: "https://app.example/callback" }), user);
+    const cookie = await signInCookie(user);
+    const same = await consentAnswer(cookie, doc.url, "https://app.example/callback");
     expect(same.status).toBe(303);
-    expect(new URL(same.headers.get("location")!).port).toBe("40010");
-    const other = await consentAnswer(cookie, doc.url, "http://127.0.0.1:40011/callback");
+    expect(new URL(same.headers.get("location")!).origin).toBe("https://app.example");
+    const other = await consentAnswer(cookie, doc.url, "https://app.example/other");
     expect(other.status).toBe(200);
     expect(other.headers.get("location")).toBeNull();
+  });
+
+  test("the consent page names the scheme of a redirect that is not https, not only its host", async () => {
+    const user = await createUser();
+    const cookie = await signInCookie(user);
+    // A custom scheme whose "host" is a trusted name: the code goes to whichever app claims the scheme.
+    const dynamic = await registerClient(["com.evil.app://claude.ai/cb"]);
+    const page = await (await consentAnswer(cookie, dynamic, "com.evil.app://claude.ai/cb")).text();
+    expect(page).toContain("it returns to com.evil.app://claude.ai)");
+    expect(page).not.toContain("returns to claude.ai");
+    // A metadata document on one host, returning to a custom scheme dressed as that host.
+    const doc = await serveDocument((url) => ({ body: JSON.stringify({ client_id: url, client_name: "Doc client", redirect_uris: ["com.evil.app://127.0.0.1/cb"] }) }));
+    servers.push(doc.server);
+    const docPage = await (await consentAnswer(cookie, doc.url, "com.evil.app://127.0.0.1/cb")).text();
+    expect(docPage).toContain("described by 127.0.0.1; it returns to com.evil.app://127.0.0.1)");
+    // An https redirect is named by its host.
+    const web = await registerClient(["https://app.example/cb"]);
+    expect(await (await consentAnswer(cookie, web, "https://app.example/cb")).text()).toContain("it returns to app.example)");
   });
 });
 
@@ -182,7 +215,7 @@ describe("4. a desktop agent's own Firebase identity is no user", () => {
     const user = await createUser();
     const agent = await pairDevice(user, "desktop-agent");
     const idToken = await deviceIdToken(agent);
-    for (const domain of ["fotos", "knowledge", "dermal", "figma"]) {
+    for (const domain of SIGNED_IN_FUNCTIONS) {
       const res = await mcpToolsList(domain, idToken);
       expect(res.status, domain).toBe(401);
       expect(JSON.stringify(await res.json()), domain).toContain("does not accept a device's Firebase sign-in");
@@ -262,15 +295,33 @@ describe("6. sign-in limits slow a guesser without locking the owner out", () =>
     expect(owner.status).toBe(303);
   });
 
-  test("guesses spread over many addresses meet the per-account ceiling", async () => {
+  test("guesses spread over many addresses meet the per-account ceiling; the browser the owner signed in with before still gets in", async () => {
     const user = await createUser();
+    const owner = new Browser();
+    expect((await owner.signIn(emailFor(user.uid), TEST_PASSWORD, address())).status).toBe(303);
     // One after another: parallel requests would each start a cold emulator worker.
     for (let i = 0; i < 100; i += 10) {
       const from = address();
       for (let j = 0; j < 10; j++) expect(await (await postSignIn(emailFor(user.uid), `wrong-${i + j}`, from)).text()).toContain("Wrong email or password.");
     }
     expect(await (await postSignIn(emailFor(user.uid), TEST_PASSWORD, address())).text()).toMatch(/Too many attempts\. Try again in/);
+    // The owner's browser has its own allowance: a typo, then the right password.
+    expect(await (await owner.signIn(emailFor(user.uid), "typo", address())).text()).toContain("Wrong email or password.");
+    expect((await owner.signIn(emailFor(user.uid), TEST_PASSWORD, address())).status).toBe(303);
+    // A device cookie made for another account is no allowance for this one.
+    const other = new Browser();
+    expect((await other.signIn(emailFor((await createUser()).uid), TEST_PASSWORD, address())).status).toBe(303);
+    expect(await (await other.signIn(emailFor(user.uid), TEST_PASSWORD, address())).text()).toMatch(/Too many attempts\. Try again in/);
   }, 300_000);
+
+  test("IPv6 addresses of one /64 share one allowance per account, however they are written", async () => {
+    const user = await createUser();
+    const sameBlock = ["2001:db8:35:1::1", "2001:0db8:0035:0001::2", "2001:DB8:35:1:0:0:0:3", "2001:db8:35:1:ffff::4", "2001:db8:35:1:1:2:3:4", "2001:db8:35:1::a", "2001:db8:35:1:0::b", "2001:db8:0035:1::c", "2001:db8:35:1:9::d", "2001:db8:35:1:8:7:6:5"];
+    for (const [i, ip] of sameBlock.entries()) expect(await (await postSignIn(emailFor(user.uid), `wrong-${i}`, { "x-forwarded-for": ip })).text(), ip).toContain("Wrong email or password.");
+    expect(await (await postSignIn(emailFor(user.uid), TEST_PASSWORD, { "x-forwarded-for": "2001:db8:35:1:abcd::99" })).text()).toMatch(/Too many attempts\. Try again in/);
+    // Another /64 is another allowance.
+    expect((await postSignIn(emailFor(user.uid), TEST_PASSWORD, { "x-forwarded-for": "2001:db8:35:2::1" })).status).toBe(303);
+  }, 120_000);
 
   test("sign-in links asked for someone from elsewhere use up the asker's allowance, not the owner's; the account has a ceiling", async () => {
     const user = await createUser();
@@ -291,8 +342,47 @@ describe("6. sign-in limits slow a guesser without locking the owner out", () =>
     // Spread over addresses, the account's ceiling (10 an hour) still holds: no flooded inbox.
     for (let i = 0; i < 6; i++) expect(await askLink(address())).toMatch(/^200 /);
     expect(await askLink(address())).toMatch(/^429 [\s\S]*Too many sign-in links requested/);
+    // The browser the owner signed in with before still gets a link.
+    const owner = new Browser();
+    expect((await owner.signIn(emailFor(user.uid), TEST_PASSWORD, address())).status).toBe(303);
+    expect(await owner.askLink(emailFor(user.uid), address())).toMatch(/^200 [\s\S]*Check your email/);
   }, 120_000);
 });
+
+/** A browser that keeps its cookies (the sign-in page's, and the device cookie a successful sign-in leaves). */
+class Browser {
+  private readonly jar = new Map<string, string>();
+  private get cookie() {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+  private keep(res: Response) {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const at = pair!.indexOf("=");
+      this.jar.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+  }
+  private async post(path: string, fields: Record<string, string>, from: Record<string, string>): Promise<Response> {
+    const page = await fetch(oauthUrl("/signin?next=%2Fapps"), { headers: { ...from, cookie: this.cookie } });
+    this.keep(page);
+    const csrf = csrfOf(await page.text());
+    const res = await fetch(oauthUrl(path), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...from, cookie: this.cookie },
+      body: new URLSearchParams({ ...fields, next: "/apps", csrf }).toString(),
+    });
+    this.keep(res);
+    return res;
+  }
+  signIn(email: string, password: string, from: Record<string, string>) {
+    return this.post("/signin", { email, password }, from);
+  }
+  async askLink(email: string, from: Record<string, string>) {
+    const res = await this.post("/signin/email-link", { email }, from);
+    return `${res.status} ${await res.text()}`;
+  }
+}
 
 describe("8. cost per person is bounded", () => {
   test("uploads over the daily quota are refused with the limit and when it resets", async () => {

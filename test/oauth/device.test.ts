@@ -1,7 +1,7 @@
 // Device pairing (RFC 8628) through the real oauth function: code → confirm as the user → token.
 import { expect, test } from "vitest";
-import { createUser } from "../support/emulators.js";
-import { confirmUserCode, pairDevice, pollDeviceToken, refreshDevice, startDeviceAuthorization } from "../support/devices.js";
+import { adminAuth, adminDb, createUser } from "../support/emulators.js";
+import { confirmUserCode, deviceIdToken, pairDevice, pollDeviceToken, refreshDevice, startDeviceAuthorization } from "../support/devices.js";
 
 test("a desktop agent pairs through the device flow and gets tokens for fotos only", async () => {
   const user = await createUser();
@@ -21,7 +21,7 @@ test("a desktop agent pairs through the device flow and gets tokens for fotos on
   expect((await again.json()).error).toBe("invalid_grant");
 });
 
-test("a device credential is exchanged for fresh access tokens", async () => {
+test("a device credential is exchanged for fresh access tokens and a new credential", async () => {
   const user = await createUser();
   const device = await pairDevice(user, "figma-plugin", "Figma on the studio Mac");
   expect(device.firebaseCustomToken).toBeUndefined();
@@ -29,7 +29,29 @@ test("a device credential is exchanged for fresh access tokens", async () => {
   const body = await res.json();
   expect(res.status).toBe(200);
   expect(body.access_token).toEqual(expect.any(String));
-  expect(body.refresh_token).toBeUndefined();
+  expect(body.refresh_token).toMatch(/^mcpdev_/);
+  expect(body.refresh_token).not.toBe(device.credential);
+});
+
+test("a copied device credential presented after the device moved on unpairs the device (as refresh reuse does for apps)", async () => {
+  const user = await createUser();
+  const device = await pairDevice(user, "desktop-agent", "Rotating PC");
+  await deviceIdToken(device); // the agent signed in to Firestore as itself
+  const first = await (await refreshDevice("desktop-agent", device.credential)).json();
+  expect(first.refresh_token).toMatch(/^mcpdev_/);
+  // A repeat within moments (two requests of one device at once) gets the same successor, no chain of its own.
+  const repeat = await (await refreshDevice("desktop-agent", device.credential)).json();
+  expect(repeat.refresh_token).toBe(first.refresh_token);
+  // The device moves on; then the copy of its old credential (a file taken from the computer) is tried.
+  const second = await (await refreshDevice("desktop-agent", first.refresh_token)).json();
+  expect(second.refresh_token).toMatch(/^mcpdev_/);
+  const stolen = await refreshDevice("desktop-agent", device.credential);
+  expect(stolen.status).toBe(400);
+  expect(await stolen.json()).toMatchObject({ error: "invalid_grant", error_description: "This device credential was already used (a copy of it?); for safety the device was unpaired: pair it again" });
+  // The device is unpaired for everyone holding any of its credentials, its Firebase sign-in too.
+  expect(await (await refreshDevice("desktop-agent", second.refresh_token)).json()).toMatchObject({ error: "invalid_grant", error_description: "This device was unpaired: pair it again" });
+  expect((await adminDb().collection("devices").doc(device.deviceId).get()).get("revokedAt")).toBeTruthy();
+  expect((await adminAuth().getUser(`device_${device.deviceId}`)).disabled).toBe(true);
 });
 
 test("a denied code gives access_denied", async () => {

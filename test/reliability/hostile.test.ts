@@ -4,10 +4,12 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { createUser } from "../support/emulators.js";
 import { rawPost } from "../support/mcp.js";
+import { MCP_FUNCTIONS, type McpFunctionName } from "../../functions/src/core/manifest.js";
 
-const DOMAINS = ["mermaid", "dermal", "knowledge", "fotos", "figma"] as const;
-type Domain = (typeof DOMAINS)[number];
-const headers: Record<Domain, Record<string, string>> = { mermaid: {}, dermal: {}, knowledge: {}, fotos: {}, figma: {} };
+// Every function with an MCP endpoint, from the manifests: a new one fails the typecheck of `someTool` below.
+const DOMAINS = MCP_FUNCTIONS;
+type Domain = McpFunctionName;
+const headers = Object.fromEntries(DOMAINS.map((d) => [d, {}])) as Record<Domain, Record<string, string>>;
 const MCP = { accept: "application/json, text/event-stream" };
 
 beforeAll(async () => {

@@ -1,13 +1,12 @@
 // The in-process tier: a domain's MCP server built by the same factory the functions use
-// (http/endpoint.ts mcpHandler: the SDK's stateless handler around buildServer) and
+// (http/endpoint.ts mcpHandler: the SDK's stateless handler around createServer, with a scope from
+// handler/scope.ts newScope, as every host builds it) and
 // reached by a real MCP client whose fetch calls that handler directly: no emulator, no sockets.
 // Firestore is the emulator where data matters (`npm run test:fast` starts it alone).
-import { randomUUID } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Caller } from "../../functions/src/auth/caller.js";
-import { createLogger } from "../../functions/src/core/log.js";
 import { mcpHandler } from "../../functions/src/http/endpoint.js";
-import type { RequestScope } from "../../functions/src/http/scope.js";
+import { newScope, type RequestScope } from "../../functions/src/handler/scope.js";
 import type { DomainDefinition } from "../../functions/src/mcp/define.js";
 import { firestore } from "../../functions/src/platform/firebase.js";
 import type { Era } from "./mcp.js";
@@ -34,17 +33,7 @@ export async function loadDomain(name: string): Promise<DomainDefinition> {
 
 /** A real MCP client connected in-process to `domain`'s server, one server per request as in production. */
 export async function connectInProcess(domain: DomainDefinition, opts: InProcessOptions = {}): Promise<Client> {
-  const scope = (): RequestScope => {
-    const requestId = randomUUID();
-    return {
-      requestId,
-      log: createLogger({ domain: domain.name, requestId }),
-      clientIp: "127.0.0.1",
-      signal: new AbortController().signal,
-      query: opts.query ?? {},
-      caller: opts.caller,
-    };
-  };
+  const scope = (): RequestScope => newScope({ domain: domain.name, clientIp: "127.0.0.1", query: opts.query ?? {}, caller: opts.caller });
   const handler = mcpHandler(domain, scope);
   const era = opts.era ?? "modern";
   const client = new Client({ name: "mcp-suite-in-process", version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});

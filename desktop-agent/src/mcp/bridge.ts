@@ -7,15 +7,10 @@
 // only their handlers are swapped for forwarding ones.
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type ReadResourceResult } from "@modelcontextprotocol/server";
-import type { DomainDefinition, ErrorResult, RequestContext, StructuredResult } from "../../../functions/src/mcp/define.js";
-import { ToolError, unauthenticated, unavailable } from "../../../functions/src/core/errors.js";
-import type { FotosBackend } from "../../../functions/src/domains/fotos/backend.js";
-import { fotosServer } from "../../../functions/src/domains/fotos/definition.js";
-import { captureRedaction, settingsFrom, type Settings } from "../../../functions/src/domains/fotos/settings.js";
-import type { CaptureArgs, ScreenshotMeta } from "../../../functions/src/domains/fotos/screenshots.js";
+import { type DomainDefinition, type ErrorResult, type RequestContext, type StructuredResult, ToolError, unauthenticated, unavailable, type FotosBackend, fotosServer, captureRedaction, settingsFrom, type Settings, type CaptureArgs, type ScreenshotMeta } from "../../../functions/src/domains/fotos/published.js";
 import { LOCAL_CAPTURE_PATH, redactionParam, type LocalCaptured, type LocalCaptureQuery } from "../../../functions/src/contracts/fotos-agent.js";
 import { FotosApi, RefusedError, RevokedError } from "../api.js";
-import type { Credentials } from "../config.js";
+import { mcpCredentialsPath, type Credentials } from "../config.js";
 import { AGENT_VERSION } from "../version.js";
 import { captureHereRedacted, thisComputer } from "./local-backend.js";
 
@@ -23,7 +18,7 @@ export class Bridge {
   private readonly api: FotosApi;
 
   constructor(readonly creds: Credentials) {
-    this.api = new FotosApi(creds);
+    this.api = new FotosApi(creds, mcpCredentialsPath());
   }
 
   get url(): string {

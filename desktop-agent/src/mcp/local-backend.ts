@@ -5,14 +5,7 @@
 // and the function's vision adapters with provider keys from this process's environment
 // (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY; Ollama at OLLAMA_URL or localhost).
 import { hostname } from "node:os";
-import type { RequestContext } from "../../../functions/src/mcp/define.js";
-import { TesseractOcr } from "../../../functions/src/platform/ocr-tesseract.js";
-import { visionAdapter } from "../../../functions/src/platform/vision-llm.js";
-import type { FotosBackend } from "../../../functions/src/domains/fotos/backend.js";
-import { captureError, MAX_DELAY_MS, windowTitleRequired, type CaptureArgs } from "../../../functions/src/domains/fotos/screenshots.js";
-import { settingsFrom, type Settings } from "../../../functions/src/domains/fotos/settings.js";
-import { redactionInfo, redactScreenshot } from "../../../functions/src/domains/fotos/pii/redact-screen.js";
-import type { RedactionInfo } from "../../../functions/src/domains/fotos/pii/types.js";
+import { type RequestContext, TesseractOcr, visionAdapter, type FotosBackend, captureError, MAX_DELAY_MS, windowTitleRequired, type CaptureArgs, settingsFrom, type Settings, redactionInfo, redactScreenshot, type RedactionInfo } from "../../../functions/src/domains/fotos/published.js";
 import { captureFullscreen, captureMonitor, captureWindow, CaptureError, hasDisplay, NO_DISPLAY } from "../screens.js";
 import { LocalStore } from "./local-store.js";
 

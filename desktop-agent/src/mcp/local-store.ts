@@ -8,10 +8,7 @@ import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
-import { envNumber } from "../../../functions/src/core/env.js";
-import type { OcrLanguage, OcrResult } from "../../../functions/src/platform/ocr.js";
-import { MAX_LIST, MAX_PNG_BYTES, pngSize, SCREENSHOT_ID, screenshotNotFound, type NewScreenshot, type ScreenshotMeta } from "../../../functions/src/domains/fotos/screenshots.js";
-import { ToolError } from "../../../functions/src/core/errors.js";
+import { envNumber, type OcrLanguage, type OcrResult, MAX_LIST, MAX_PNG_BYTES, pngSize, SCREENSHOT_ID, screenshotNotFound, type NewScreenshot, type ScreenshotMeta, ToolError } from "../../../functions/src/domains/fotos/published.js";
 
 const MAX_AGE_MS = envNumber("FOTOS_MCP_MAX_AGE_HOURS", 24, { min: 0.001 }) * 3_600_000;
 const MAX_BYTES = envNumber("FOTOS_MCP_MAX_MB", 500, { min: 0.0001 }) * 1024 * 1024;

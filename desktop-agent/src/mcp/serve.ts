@@ -8,13 +8,7 @@
 import { Transform, type TransformCallback } from "node:stream";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { OPEN, type DomainDefinition } from "../../../functions/src/mcp/define.js";
-import { createLogger } from "../../../functions/src/core/log.js";
-import { buildServer } from "../../../functions/src/mcp/server.js";
-import { provideBackend } from "../../../functions/src/domains/fotos/backend.js";
-import { fotosServer, VISION_INSTRUCTIONS } from "../../../functions/src/domains/fotos/definition.js";
-import { TesseractOcr } from "../../../functions/src/platform/ocr-tesseract.js";
-import { sayWhereKeysAreSet } from "../../../functions/src/platform/vision-llm.js";
+import { createLogger, createServer, OPEN, fotosServer, newScope, sayWhereKeysAreSet, TesseractOcr, VISION_INSTRUCTIONS, type BackendFactory, type DomainDefinition } from "../../../functions/src/domains/fotos/published.js";
 import { loadCredentials, mcpCredentialsPath } from "../config.js";
 import { AGENT_VERSION } from "../version.js";
 import { Bridge, bridgedDomain } from "./bridge.js";
@@ -51,17 +45,18 @@ async function chooseMode(opts: ServeOptions): Promise<{ mode: "standalone"; rea
 export async function serveMcp(opts: ServeOptions = {}): Promise<void> {
   const choice = await chooseMode(opts);
   let members: Pick<DomainDefinition, "tools" | "resources" | "prompts">;
+  let backend: BackendFactory;
   let ocr: TesseractOcr | undefined;
   let where: string;
   if (choice.mode === "bridged") {
-    provideBackend(() => choice.bridge.backend());
+    backend = () => choice.bridge.backend();
     members = bridgedDomain(choice.bridge);
     where = `Bridged to your fotos function at ${choice.bridge.url}: screenshots are stored there (the same history as its MCP URL); captures are taken on this computer.`;
     log.info("bridged", { server: choice.bridge.url });
   } else {
     const store = new LocalStore();
     ocr = new TesseractOcr();
-    provideBackend(localBackend(store, ocr));
+    backend = localBackend(store, ocr);
     sayWhereKeysAreSet(() => ` in the environment of fotos-agent mcp (the "env" of its entry in your AI app's MCP configuration)`);
     members = fotosServer;
     where = `Standalone: screenshots are kept on this computer only (${store.dir}), OCR runs locally, settings are the defaults (FOTOS_REDACT_BEFORE_UPLOAD=1 turns on capture.redactBeforeUpload).`;
@@ -72,12 +67,14 @@ export async function serveMcp(opts: ServeOptions = {}): Promise<void> {
     ...members,
     version: AGENT_VERSION,
     instructions: [where, CAPTURE_INSTRUCTIONS, VISION_INSTRUCTIONS].join(" "),
+    // The person at this computer, who started it: no credential to check over stdio.
     access: OPEN,
+    backend,
   };
   const input = parseErrorFilter(process.stdout);
   process.stdin.pipe(input);
   // One SDK at run time (build.mjs resolves it from functions/); the type checker sees two installs.
-  const handle = serveStdio(() => buildServer(domain, { caller: undefined, requestId: "stdio", query: {}, log, clientIp: "stdio", signal: new AbortController().signal }) as unknown as McpServer, {
+  const handle = serveStdio(() => createServer(domain, newScope({ domain: "fotos", requestId: "stdio", clientIp: "stdio" })).server as unknown as McpServer, {
     transport: new StdioServerTransport(input, process.stdout),
     onerror: (err) => log.warn("stdio", { error: err.message }),
   });

@@ -1,6 +1,6 @@
 // Who may call what: one policy per domain's MCP root, and one per route beside it. The shared
 // layer (http/endpoint.ts) enforces it before any handler runs.
-import type { DeviceKind } from "../core/catalog.js";
+import type { DeviceKind, FunctionManifest } from "../core/manifest.js";
 
 export type CredentialKind =
   /** A Firebase Auth ID token (programmatic clients, tests, `npm run token`). */
@@ -10,7 +10,7 @@ export type CredentialKind =
   /** An access token of a paired device (the desktop agent, the Figma plugin). */
   | "device";
 
-export type { DeviceKind } from "../core/catalog.js";
+export type { DeviceKind } from "../core/manifest.js";
 
 export interface AccessPolicy {
   /** Credential kinds accepted; empty = open, no sign-in. */
@@ -36,3 +36,13 @@ export const SIGNED_IN: AccessPolicy = { accept: ["id-token", "oauth"] };
 export const device = (...kinds: DeviceKind[]): AccessPolicy => ({ accept: ["device"], devices: kinds, allowNullOrigin: kinds.includes("figma-plugin") });
 
 export const isOpen = (policy: AccessPolicy): boolean => policy.accept.length === 0;
+
+/**
+ * The policy of a function's MCP endpoint, from its manifest: open without scopes; otherwise a
+ * signed-in user's token carrying them (or an ID token), or a token of one of its device clients.
+ */
+export function manifestPolicy(manifest: FunctionManifest): AccessPolicy {
+  if (!manifest.scopes) return OPEN;
+  const devices = [...(manifest.devices ?? [])];
+  return { ...SIGNED_IN, ...(devices.length ? { accept: [...SIGNED_IN.accept, "device"], devices } : {}), scopes: Object.keys(manifest.scopes) };
+}

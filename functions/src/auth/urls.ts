@@ -2,11 +2,11 @@
 // and the issuer of the authorization server. Locally the emulator's URL as the client used it;
 // in production PUBLIC_BASE_URL (e.g. https://us-central1-<project>.cloudfunctions.net).
 import type { IncomingHttpHeaders } from "node:http";
+import type { FunctionName } from "../core/manifest.js";
+import { FRONT_PORT, isEmulator, REGION } from "../core/where.js";
 
-export const REGION = "us-central1";
-export const AUTHORIZATION_SERVER = "oauth";
-
-export const isEmulator = (): boolean => process.env.FUNCTIONS_EMULATOR === "true";
+export { isEmulator, REGION } from "../core/where.js";
+export const AUTHORIZATION_SERVER: FunctionName = "oauth";
 
 export function projectId(): string {
   return process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? JSON.parse(process.env.FIREBASE_CONFIG ?? "{}").projectId ?? "demo-mcp-suite";
@@ -14,7 +14,7 @@ export function projectId(): string {
 
 /** Where every function of this project is served, without a trailing slash. */
 export function baseUrl(headers: IncomingHttpHeaders): string {
-  if (isEmulator()) return `http://${headers.host ?? "127.0.0.1:5001"}/${projectId()}/${REGION}`;
+  if (isEmulator()) return `http://${headers.host ?? `127.0.0.1:${FRONT_PORT}`}/${projectId()}/${REGION}`;
   const configured = process.env.PUBLIC_BASE_URL?.replace(/\/+$/, "");
   return configured || `https://${REGION}-${projectId()}.cloudfunctions.net`;
 }

@@ -1,8 +1,9 @@
 // Turns a bearer token into a Caller under a policy. The MCP SDK's `verifyBearerToken` does the
 // framing (header parsing, audience = this function's URL per RFC 8707, expiry, scopes) with this
 // verifier; the shared layer answers failures with the SDK's challenge (`resource_metadata`).
-// Two kinds of token arrive: Firebase ID tokens (programmatic clients) and our own access tokens
-// (OAuth clients and paired devices), told apart by their issuer.
+// Two kinds of token arrive: Firebase ID tokens (programmatic clients, where the deployment accepts
+// them: auth/id-tokens.ts) and our own access tokens (OAuth clients and paired devices), told apart
+// by their issuer.
 import { getAuth, type DecodedIdToken } from "firebase-admin/auth";
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import { ToolError } from "../core/errors.js";
@@ -10,6 +11,8 @@ import { adminApp } from "../platform/firebase.js";
 import { accountState } from "./accounts.js";
 import type { Caller } from "./caller.js";
 import { grantActive } from "./grants.js";
+import { idTokenRefusal, idTokens } from "./id-tokens.js";
+import { signUpRefusal } from "./sign-up.js";
 import type { AccessPolicy, CredentialKind } from "./policy.js";
 import { issuerOf, verifyAccessJwt } from "./tokens.js";
 
@@ -21,7 +24,14 @@ const KIND_NAMES: Record<CredentialKind, string> = {
   device: "a device token",
 };
 
+/**
+ * One request's verifier: the caller it verified is kept here (`caller`), for the endpoint to put
+ * in the request's scope; the AuthInfo the SDK sees carries no caller.
+ */
 export class CallerVerifier implements OAuthTokenVerifier {
+  /** Who the verified token is for, once verifyAccessToken has succeeded. */
+  caller: Caller | undefined;
+
   constructor(
     private readonly policy: AccessPolicy,
     private readonly issuer: string,
@@ -54,11 +64,15 @@ export class CallerVerifier implements OAuthTokenVerifier {
     // the Firestore documents its rules open; at a function it is refused wherever it is sent.
     if (isDeviceIdentity(decoded)) throw refuse("This endpoint does not accept a device's Firebase sign-in; a device uses its device token, a person their own sign-in");
     this.accepts("id-token");
+    // Only the ID tokens the deployment accepts (auth/id-tokens.ts), judged on the account's current claims.
+    if (idTokens.accept === "none") throw refuse(idTokenRefusal({})!);
     const account = await accountState(decoded.uid);
     if (decoded.iat < account.validAfterSeconds) throw refuse("This token was revoked: sign in again");
-    const caller: Caller = { uid: decoded.uid, claims: account.claims, credential: "id-token", scopes: ["*"] };
+    const refusal = idTokenRefusal(account.claims) ?? (await signUpRefusal({ email: decoded.email, emailVerified: decoded.email_verified }));
+    if (refusal) throw refuse(refusal);
     // An ID token is the user themself, valid for every function of the project.
-    return { token, clientId: "firebase", scopes: this.policy.scopes ?? [], expiresAt: decoded.exp, resource: new URL(this.resource), extra: { caller } };
+    this.caller = { uid: decoded.uid, claims: account.claims, credential: "id-token", scopes: ["*"] };
+    return { token, clientId: "firebase", scopes: this.policy.scopes ?? [], expiresAt: decoded.exp, resource: new URL(this.resource) };
   }
 
   private async fromAccessToken(token: string): Promise<AuthInfo> {
@@ -76,7 +90,7 @@ export class CallerVerifier implements OAuthTokenVerifier {
     if (!active) throw refuse(kind === "device" ? "This device was unpaired: pair it again" : "Access for this app was revoked: connect it again");
     // "Sign out everywhere" (revokeRefreshTokens) ends app and device access too.
     if (claims.issuedAt < account.validAfterSeconds) throw refuse("Your sessions were signed out: connect again");
-    const caller: Caller = {
+    this.caller = {
       uid: claims.uid,
       claims: account.claims,
       credential: kind,
@@ -84,7 +98,7 @@ export class CallerVerifier implements OAuthTokenVerifier {
       clientId: claims.clientId,
       ...(claims.device ? { device: claims.device } : {}),
     };
-    return { token, clientId: claims.clientId, scopes: claims.scopes, expiresAt: claims.expiresAt, resource: new URL(claims.resource), extra: { caller } };
+    return { token, clientId: claims.clientId, scopes: claims.scopes, expiresAt: claims.expiresAt, resource: new URL(claims.resource) };
   }
 }
 

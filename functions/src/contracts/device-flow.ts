@@ -1,9 +1,14 @@
 // The device side of pairing, one client for the desktop agent, `fotos-agent mcp` and the Figma
 // plugin: find the sign-in server from the function's URL, ask for a code, poll until the person
 // confirms it (OAuth device authorization grant, RFC 8628), then keep a fresh access token from the
-// device credential (a refresh token that is not rotated). Only fetch and timers: it runs in Node
+// device credential (a refresh token, rotated: each refresh hands a new one, which the device saves;
+// an old one presented again later unpairs the device). Only fetch and timers: it runs in Node
 // and in the plugin's window alike. The oauth function is the other side (domains/oauth/routes).
 import type { DeviceClientId } from "../core/catalog.js";
+
+// What a device needs of the suite beside the flow: its client id, and the name the server keeps.
+export type { DeviceClientId } from "../core/catalog.js";
+export { safeDeviceName } from "../core/device-name.js";
 import { DEVICE_CODE_GRANT, OAUTH_PATHS, WELL_KNOWN, type DeviceAuthorizationRequest, type DeviceAuthorizationResponse, type DeviceTokenResponse } from "./oauth.js";
 
 export interface Endpoints {
@@ -41,7 +46,7 @@ export interface AccessToken {
 /** What pairing gives the device: its id, its credential, and a first access token. */
 export interface PairedDevice extends AccessToken {
   deviceId: string;
-  /** The long-lived device credential (an OAuth refresh token); revocable on the account's /apps page. */
+  /** The device credential (an OAuth refresh token, rotated at each refresh); revocable on the account's /apps page. */
   refreshToken: string;
   /** The function the credential is for (its canonical URL). */
   resource?: string;
@@ -232,7 +237,21 @@ export async function awaitConfirmation(endpoints: Endpoints, client: DeviceClie
   throw new DeviceFlowError("expired_token", `The pairing code expired before it was confirmed: ${client.pairAgain}`);
 }
 
-/** Access tokens for a paired device from its credential, refreshed a minute before they expire. */
+/**
+ * Where a device keeps its credential (a file, the plugin's storage), shared by every process or
+ * window of that device: read before each refresh, so one that another rotated meanwhile presents
+ * the newest (an old one presented later would unpair the device), and written with each new one
+ * before the refresh counts as done.
+ */
+export interface CredentialStore {
+  load?(): string | undefined | Promise<string | undefined>;
+  save(credential: string): void | Promise<void>;
+}
+
+/**
+ * Access tokens for a paired device from its credential, refreshed a minute before they expire.
+ * Each refresh hands a new credential, used from then on and kept in `store`.
+ */
 export class AccessTokens {
   private current: AccessToken | undefined;
   private refreshing: Promise<AccessToken> | undefined;
@@ -240,8 +259,9 @@ export class AccessTokens {
   constructor(
     private readonly tokenEndpoint: string,
     private readonly client: DeviceClient,
-    private readonly credential: string,
+    private credential: string,
     initial?: AccessToken,
+    private readonly store?: CredentialStore,
   ) {
     this.current = initial;
   }
@@ -257,12 +277,23 @@ export class AccessTokens {
     this.current = undefined;
   }
 
-  /** A new access token now (concurrent callers share one request). Network failures are thrown as they are. */
+  /**
+   * A new access token now. Concurrent callers share one request: two requests with one credential
+   * would spend it twice (the server answers a repeat within a short grace with the same successor,
+   * but never relies on a client doing so). Network failures are thrown as they are.
+   */
   refresh(): Promise<AccessToken> {
     this.refreshing ??= (async () => {
       try {
+        this.credential = (await this.store?.load?.()) ?? this.credential;
         const { status, body } = await postForm(this.tokenEndpoint, { grant_type: "refresh_token", refresh_token: this.credential, client_id: this.client.clientId });
-        if (status === 200 && typeof body.access_token === "string") return (this.current = accessTokenOf(body as unknown as DeviceTokenResponse));
+        if (status === 200 && typeof body.access_token === "string") {
+          if (typeof body.refresh_token === "string" && body.refresh_token !== this.credential) {
+            this.credential = body.refresh_token;
+            await this.store?.save(body.refresh_token);
+          }
+          return (this.current = accessTokenOf(body as unknown as DeviceTokenResponse));
+        }
         const code = String(body.error ?? "refresh_failed");
         if (REVOKED.has(code)) {
           // The server's sentences say what happened, then what to do: keep what happened, say what to do here.

@@ -60,7 +60,7 @@ export interface DeviceTokenResponse extends Partial<FirebaseSignIn> {
   token_type: "Bearer";
   expires_in: number;
   scope: string;
-  /** The device credential: sent when the device code is exchanged (it is not rotated). */
+  /** The device credential: sent when the device code is exchanged, and a new one at every refresh (the device keeps the newest). */
   refresh_token?: string;
   /** Sent when the device code is exchanged: the paired device's id and its function's URL. */
   device_id?: string;

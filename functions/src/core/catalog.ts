@@ -1,25 +1,16 @@
-// The suite's one list of what is protected and who pairs: each protected function with the
-// title and scopes the consent page shows (what an app will be able to do), and the device
-// clients that pair with the device flow. The domains and the oauth function import it from
-// here; nothing keeps a copy. (A domain's own title and description are in its index.ts.)
-export const PROTECTED = {
-  dermal: { title: "DermalVision", scopes: { dermal: "Read your DermalVision profile, analysis sessions, reports and zone history (read-only)" } },
-  knowledge: { title: "Knowledge base", scopes: { knowledge: "Search and read your knowledge base: highlights, notes and their metadata (read-only)" } },
-  fotos: { title: "Fotos", scopes: { fotos: "Take screenshots with your paired desktop agent, and read, annotate and analyse your screenshots" } },
-  figma: { title: "Figma bridge", scopes: { figma: "Read and edit the Figma files you open with the paired plugin" } },
-} as const;
-export type ProtectedName = keyof typeof PROTECTED;
+// What the consent page and the device flow read from the manifest (core/manifest.ts): each
+// protected function with its title and scopes, and the device clients. Derived, never a copy.
+import { FUNCTIONS, SIGNED_IN_FUNCTIONS, type FunctionName } from "./manifest.js";
 
-/**
- * Devices that pair with the device flow (by OAuth client id), and the function their tokens are
- * for; `noun` is how the pairing page asks ("Pair a … ?").
- */
-export const DEVICE_CLIENTS = {
-  "fotos-agent": { kind: "desktop-agent", noun: "desktop agent", resource: "fotos", scopes: ["fotos"], title: "Fotos desktop agent", does: "take screenshots of the computer it runs on when your AI agent asks" },
-  // `fotos-agent mcp`, the stdio server an AI app on the computer starts: bridged, it acts as the
-  // user's MCP client of the fotos function (a device token is no MCP client otherwise).
-  "fotos-mcp": { kind: "fotos-mcp", noun: "connection for AI apps", resource: "fotos", scopes: ["fotos"], title: "Fotos connection for AI apps", does: "use your Fotos screenshots and tools from AI apps on the computer it runs on (Claude Desktop, Cursor) through fotos-agent mcp" },
-  "figma-plugin": { kind: "figma-plugin", noun: "Figma plugin", resource: "figma", scopes: ["figma"], title: "Figma plugin", does: "run your AI agent's commands in the Figma files you open" },
-} as const;
-export type DeviceClientId = keyof typeof DEVICE_CLIENTS;
-export type DeviceKind = (typeof DEVICE_CLIENTS)[DeviceClientId]["kind"];
+export { DEVICE_CLIENTS, type DeviceClientId, type DeviceKind } from "./manifest.js";
+
+/** The functions whose MCP endpoint requires a credential, with what the consent page shows. */
+export const PROTECTED: Partial<Record<FunctionName, { title: string; scopes: Record<string, string> }>> = Object.fromEntries(
+  SIGNED_IN_FUNCTIONS.map((name) => [name, { title: FUNCTIONS[name].title, scopes: scopesOf(name) }]),
+);
+
+/** The scopes `name` declares (none for an open function). */
+export function scopesOf(name: FunctionName): Record<string, string> {
+  const m = FUNCTIONS[name];
+  return "scopes" in m ? m.scopes : {};
+}

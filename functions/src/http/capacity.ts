@@ -1,50 +1,30 @@
-// Each function's serving profile, declared once beside its onRequest (index.ts) with `serving()`.
-// Three readers: Cloud Run (the onRequest options it returns), the instance's gate (`gateFor`) and
-// the local front `npm start` serves through (scripts/emulator/front.ts, which reads the build).
+// Each function's serving profile, declared once in its manifest (core/manifest.ts). Three readers:
+// Cloud Run (the onRequest options `cloudRunOptions` returns, in index.ts), the instance's gate
+// (`gateFor`) and the local front `npm start` serves through (scripts/emulator/front.ts).
 // Inside an instance the gate works on `gate.maxInFlight` requests at once and lets the rest of
 // the function's concurrency wait at most `gate.maxWaitMs`; past that, 503 + Retry-After at once.
 // Each person (or device) may hold at most a quarter of the in-flight requests (share.ts).
 // Per deployment: <DOMAIN>_MAX_IN_FLIGHT, _MAX_QUEUED, _MAX_WAIT_MS, _RETRY_AFTER_SECONDS, _MAX_PER_PERSON.
 import type { HttpsOptions } from "firebase-functions/v2/https";
+import { manifestOf, type ServingProfile } from "../core/manifest.js";
 import { Gate, type GateOptions } from "./gate.js";
 import { PersonShares } from "./share.js";
 
-export interface ServingProfile {
-  /** Requests Cloud Run sends one instance at once. */
-  concurrency: number;
-  memory: "256MiB" | "512MiB" | "1GiB" | "2GiB" | "4GiB";
-  /** vCPUs per instance (firebase-tools' default for the memory when absent). */
-  cpu?: number;
-  timeoutSeconds: number;
-  /** The cost and abuse bound: instances × concurrency requests at most (deploy:check refuses a function without it). */
-  maxInstances?: number;
-  /** Inside the instance; the queue is the rest of `concurrency`, so the platform's bound and ours agree. */
-  gate: { maxInFlight: number; maxWaitMs: number; retryAfterSeconds: number };
-  /** Why these sizes, in one line. */
-  why: string;
-}
+export type { ServingProfile } from "../core/manifest.js";
 
-const profiles = new Map<string, ServingProfile>();
-
-/** Registers `name`'s profile and returns the onRequest options it implies. */
-export function serving(name: string, profile: ServingProfile): Pick<HttpsOptions, "concurrency" | "memory" | "cpu" | "timeoutSeconds" | "maxInstances"> {
+/** The onRequest options a serving profile implies. */
+export function cloudRunOptions(name: string, profile: ServingProfile): Pick<HttpsOptions, "concurrency" | "memory" | "cpu" | "timeoutSeconds" | "maxInstances"> {
   if (profile.gate.maxInFlight > profile.concurrency) throw new Error(`${name}: gate.maxInFlight exceeds the concurrency`);
-  profiles.set(name, profile);
   const { concurrency, memory, cpu, timeoutSeconds, maxInstances } = profile;
   return { concurrency, memory, timeoutSeconds, ...(maxInstances ? { maxInstances } : {}), ...(cpu ? { cpu } : {}) };
-}
-
-/** Every declared profile (the local front reads them from the built index). */
-export function servingProfiles(): Record<string, ServingProfile> {
-  return Object.fromEntries(profiles);
 }
 
 /** For a function without a profile (tests that serve a domain of their own). */
 const FALLBACK: GateOptions = { maxInFlight: 16, maxQueued: 32, maxWaitMs: 10_000, retryAfterSeconds: 2 };
 
-/** The instance gate's options: the profile's, then the environment's overrides. */
+/** The instance gate's options: the manifest's profile, then the environment's overrides. */
 export function gateOptions(domain: string, env: NodeJS.ProcessEnv = process.env): GateOptions {
-  const p = profiles.get(domain);
+  const p = manifestOf(domain)?.serving;
   const base = p ? { ...p.gate, maxQueued: p.concurrency - p.gate.maxInFlight } : FALLBACK;
   const get = (key: string, fallback: number): number => {
     const raw = env[`${domain.toUpperCase()}_${key}`];

@@ -13,7 +13,7 @@ import { CallerVerifier } from "../auth/verify.js";
 import type { DomainDefinition } from "../mcp/define.js";
 import { asToolError, INTERNAL_ERROR_TEXT } from "../core/errors.js";
 import { log as rootLog } from "../core/log.js";
-import { buildServer, PACKAGE_VERSION } from "../mcp/server.js";
+import { createServer, PACKAGE_VERSION } from "../mcp/server.js";
 import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
 import { corsHeaders, hostAllowed, originAllowed } from "./origin.js";
 import { gateFor, sharesFor } from "./capacity.js";
@@ -22,12 +22,13 @@ import { refuseDeepJson, warmUp, withinGate } from "./guards.js";
 import { refuseInvalidParams } from "./initialize.js";
 import type { HttpReply } from "./route.js";
 import { servesMcp, type Served } from "./service.js";
-import { isHealthCheck, openScope, requestPath, type RequestContext, type RequestScope } from "./scope.js";
+import { handlerContext } from "../handler/scope.js";
+import { isHealthCheck, openScope, requestPath, type RequestScope } from "./scope.js";
 import { WELL_KNOWN } from "../contracts/oauth.js";
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
-type Loader = () => Promise<{ default: Served }>;
+export type Loader = () => Promise<{ default: Served }>;
 
 interface Loaded {
   domain: Served;
@@ -42,7 +43,7 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
   let loading: Promise<Loaded> | undefined;
   // A failed load is retried by the next request rather than remembered.
   const ready = () =>
-    (loading ??= prepare(load).catch((err: unknown) => {
+    (loading ??= prepare(name, load).catch((err: unknown) => {
       loading = undefined;
       throw err;
     }));
@@ -85,8 +86,10 @@ function leaveFrameworkDomain(): void {
   (process as { domain?: { exit(): void } | null }).domain?.exit();
 }
 
-async function prepare(load: Loader): Promise<Loaded> {
+async function prepare(name: string, load: Loader): Promise<Loaded> {
   const { default: domain } = await load();
+  // The name is the URL and the tokens' audience: a module defining another function is a bug.
+  if (domain.name !== name) throw new Error(`the function ${name} loaded the definition of "${domain.name}": name it "${name}", as its manifest`);
   if (!servesMcp(domain)) return { domain, maxBody: DEFAULT_MAX_BODY };
   await domain.warmup?.();
   return { domain, maxBody: domain.maxBodyBytes ?? DEFAULT_MAX_BODY };
@@ -102,7 +105,7 @@ async function serveMcp(req: Request, res: Response, domain: DomainDefinition, m
 
 /** The SDK's stateless handler (both eras) for a domain: a server per request, built for `scopeOf()`. */
 export function mcpHandler(domain: DomainDefinition, scopeOf: () => RequestScope, maxBody = DEFAULT_MAX_BODY): ReturnType<typeof createMcpHandler> {
-  return createMcpHandler(() => buildServer(domain, scopeOf()), {
+  return createMcpHandler(() => createServer(domain, scopeOf()).server, {
     legacy: "stateless",
     maxRequestBodySize: maxBody,
     onerror: (err) => rootLog.warn("mcp transport error", { domain: domain.name, error: err.message }),
@@ -172,7 +175,7 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
     const body = routeBody(req, route.body?.type ?? "json");
     if (!body.ok) return sendJson(res, 400, { error: body.error });
     if (refuseDeepJson(body.value, res)) return;
-    const ctx: RequestContext = { ...scope, progress: async () => undefined };
+    const ctx = handlerContext(scope, mcp?.backend);
     try {
       const reply = await route.handle(
         { body: body.value, rawBody: rawBodyOf(req), query: scope.query, headers: req.headers, clientIp: scope.clientIp, baseUrl: self },
@@ -216,13 +219,15 @@ async function authenticate(
 ): Promise<{ ok: true; caller: Caller } | { ok: false; status: number; message: string; headers: Record<string, string> }> {
   const resourceMetadataUrl = `${self}${PRM_PATH}`;
   try {
-    const info = await verifyBearerToken(req.get("authorization"), {
-      verifier: new CallerVerifier(policy, issuerUrl(req.headers), self),
+    const verifier = new CallerVerifier(policy, issuerUrl(req.headers), self);
+    await verifyBearerToken(req.get("authorization"), {
+      verifier,
       expectedResource: new URL(self),
       requiredScopes: policy.scopes ?? [],
       resourceMetadataUrl,
     });
-    return { ok: true, caller: (info.extra as { caller: Caller }).caller };
+    if (!verifier.caller) throw new Error("a verified token left no caller");
+    return { ok: true, caller: verifier.caller };
   } catch (err) {
     if (err instanceof OAuthError && err.code === OAuthErrorCode.TemporarilyUnavailable) {
       return { ok: false, status: 503, message: `Error: ${err.message} (503)`, headers: { "retry-after": "5" } };

@@ -22,7 +22,7 @@ export function sendJsonRpcError(
   res.send(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }));
 }
 
-export function sendJson(res: Response, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(res: Response, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   res.status(status).set({ "content-type": "application/json", ...headers });
   res.send(JSON.stringify(body));
 }

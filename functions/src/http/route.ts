@@ -1,45 +1,13 @@
-// The types of a domain's HTTP routes beside MCP (device and plugin routes, uploads, pages, APIs).
-// Every route states its own policy; http/endpoint.ts authenticates under it, builds the request's
-// context and answers with the reply.
+// route() for routes that require a credential (the route types are the handler contract's,
+// handler/route.ts): every route states its own policy; http/endpoint.ts authenticates under it,
+// builds the request's context and answers with the reply.
 import type { z } from "zod";
-import { isOpen, type AccessPolicy } from "../auth/policy.js";
+import { isOpen } from "../auth/policy.js";
 import { parseInput } from "../mcp/validation.js";
-import { withCaller, type RequestContext, type SignedInContext } from "./scope.js";
+import type { HttpReply, HttpRequest, HttpRoute } from "../handler/route.js";
+import { withCaller, type SignedInContext } from "../handler/scope.js";
 
-/** Extra HTTP endpoints a domain serves beside MCP (mermaid's /api/*, device routes, sign-in pages). */
-export interface HttpRoute {
-  method: "GET" | "POST" | "PUT" | "DELETE";
-  /** Relative to the function's root, e.g. "/agent/upload". */
-  path: string;
-  /** One line for the README's tables (default "JSON API beside MCP"). */
-  description?: string;
-  /** Who may call it (the domain's MCP policy is not inherited: every route says its own). */
-  access: AccessPolicy;
-  /** What the body is: JSON (default), raw bytes (uploads), an HTML form post, or nothing. */
-  body?: { type: "json" | "binary" | "form" | "none"; maxBytes?: number };
-  handle(req: HttpRequest, ctx: RequestContext): Promise<HttpReply>;
-}
-
-export interface HttpRequest {
-  /** Parsed JSON, or the fields of a form post. */
-  body: unknown;
-  /** The bytes as received (binary routes). */
-  rawBody: Buffer;
-  query: Record<string, string>;
-  headers: Record<string, string | string[] | undefined>;
-  clientIp: string;
-  /** This function's public URL (no trailing slash), e.g. for links and redirects. */
-  baseUrl: string;
-}
-
-export interface HttpReply {
-  status: number;
-  /** Sent as JSON. */
-  body?: unknown;
-  /** Sent as text/html instead of `body` (pages). */
-  html?: string;
-  headers?: Record<string, string>;
-}
+export type { HttpReply, HttpRequest, HttpRoute } from "../handler/route.js";
 
 /**
  * A route behind a policy that requires a credential (signed-in users, paired devices): its

@@ -1,47 +1,16 @@
-// One request's scope, built once when the request arrives (ids, log, client address, the
-// client-gone signal, the query) and completed with the caller once the credential is verified.
-// The same scope reaches MCP tools, resources and prompts and the domain's HTTP routes.
-import { randomUUID } from "node:crypto";
+// One request's scope (handler/scope.ts), built once when the request arrives (ids, log, client
+// address, the client-gone signal, the query) and completed with the caller once the credential is
+// verified. The same scope reaches MCP tools, resources and prompts and the domain's HTTP routes.
 import type { Request, Response } from "express";
-import type { Caller } from "../auth/caller.js";
-import { log as rootLog, type Logger } from "../core/log.js";
+import { newScope, type RequestScope } from "../handler/scope.js";
 
-export interface RequestScope {
-  /** Cloud Run's trace id when the request carries one, a fresh UUID otherwise; sent back as x-request-id. */
-  requestId: string;
-  /** The logger of this request (domain and request id on every line). */
-  log: Logger;
-  /** The client's address as rate limits count it (X-Forwarded-For per TRUSTED_PROXY_HOPS). */
-  clientIp: string;
-  /** Aborted when the client goes away before the answer is complete (a 2026-07-28 client cancels by aborting). */
-  signal: AbortSignal;
-  /** The query string of the request URL (for MCP: the URL the client was configured with). */
-  query: Record<string, string>;
-  /** The authenticated caller; set before any handler runs where the policy requires a credential. */
-  caller: Caller | undefined;
-}
-
-/** What every handler receives besides its input: the request's scope, and progress reports. */
-export interface RequestContext extends RequestScope {
-  /** Reports progress to clients that asked for it (no-op otherwise, and for HTTP routes). */
-  progress(done: number, total?: number, message?: string): Promise<void>;
-}
-
-/** The context of a handler behind a policy that requires a credential: the caller is known. */
-export type SignedInContext = RequestContext & { caller: Caller };
-
-/** The context as a handler behind a credential-requiring policy sees it; no caller there is a bug of ours (an internal error). */
-export function withCaller<C extends RequestContext>(ctx: C): C & { caller: Caller } {
-  if (!ctx.caller) throw new Error("a handler for signed-in callers ran without a caller");
-  return ctx as C & { caller: Caller };
-}
+export { newScope, withCaller, type RequestContext, type RequestScope, type SignedInContext } from "../handler/scope.js";
 
 /** The scope of a request that has just arrived (no caller yet). */
 export function openScope(domain: string, req: Request, res: Response): RequestScope {
   // Cloud Run's trace id when it is one (32 hex digits); the header is client-settable otherwise.
   const trace = (req.get("x-cloud-trace-context") ?? "").split("/")[0] ?? "";
-  const requestId = /^[0-9a-f]{32}$/.test(trace) ? trace : randomUUID();
-  return { requestId, log: rootLog.child({ domain, requestId }), clientIp: clientIp(req), signal: clientGone(req, res), query: queryOf(req), caller: undefined };
+  return newScope({ domain, ...(/^[0-9a-f]{32}$/.test(trace) ? { requestId: trace } : {}), clientIp: clientIp(req), signal: clientGone(req, res), query: queryOf(req) });
 }
 
 /** The request's path relative to the function, without trailing slashes ("/" for the root). */

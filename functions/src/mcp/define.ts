@@ -3,12 +3,13 @@
 // the SDK for each request, so a domain file never touches the SDK's server object.
 import type { z } from "zod";
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ToolAnnotations } from "@modelcontextprotocol/server";
-import { isOpen, type AccessPolicy } from "../auth/policy.js";
-import type { HttpRoute } from "../http/route.js";
-import type { RequestContext } from "../http/scope.js";
+import { isOpen, manifestPolicy, type AccessPolicy } from "../auth/policy.js";
+import { manifestOf } from "../core/manifest.js";
+import type { HttpRoute } from "../handler/route.js";
+import type { RequestContext } from "../handler/scope.js";
 
 export { device, OPEN, SIGNED_IN, type AccessPolicy } from "../auth/policy.js";
-export type { RequestContext, SignedInContext } from "../http/scope.js";
+export type { RequestContext, SignedInContext } from "../handler/scope.js";
 
 /** A handler's structured answer: `data` becomes structuredContent and (as JSON) the text. */
 export interface StructuredResult<T> {
@@ -130,6 +131,12 @@ export interface DomainDefinition {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   prompts?: PromptDefinition<any>[];
   routes?: HttpRoute[];
+  /**
+   * What the domain's handlers run against, given by whoever serves it (fotos: the cloud backend in
+   * the function, a local one in `fotos-agent mcp`); handlers read it from `ctx.backend` through
+   * the domain's own accessor. Passed in, never set by importing a module.
+   */
+  backend?: unknown;
   /** Largest request body accepted, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
   /** Work done once per instance before the first request (e.g. loading a renderer). */
@@ -138,11 +145,21 @@ export interface DomainDefinition {
   health?(): { ok: true } | { ok: false; reason: string };
 }
 
+/** What a domain states: a function's domain leaves its access and scopes to its manifest. */
+export type DomainInput = Omit<DomainDefinition, "access" | "scopes"> & Partial<Pick<DomainDefinition, "access" | "scopes">>;
+
 /**
- * A domain's definition, checked once when its module loads: an open domain lists no definition
- * made for signed-in callers (its handler would run without the caller it relies on).
+ * A domain's definition, checked once when its module loads. A function's domain (one with a
+ * manifest in core/manifest.ts) gets its access policy and scopes from there and states neither;
+ * a domain of its own (a test's) states its access. An open domain lists no definition made for
+ * signed-in callers (its handler would run without the caller it relies on).
  */
-export function defineDomain(domain: DomainDefinition): DomainDefinition {
+export function defineDomain(input: DomainInput): DomainDefinition {
+  const manifest = manifestOf(input.name);
+  if (manifest && (input.access || input.scopes)) throw new Error(`domain ${input.name}: its access and scopes are in its manifest (core/manifest.ts), not here`);
+  const access = manifest ? manifestPolicy(manifest) : input.access;
+  if (!access) throw new Error(`domain ${input.name} has no manifest (core/manifest.ts) and states no access policy`);
+  const domain: DomainDefinition = { ...input, access, ...(manifest?.scopes ? { scopes: manifest.scopes } : {}) };
   if (isOpen(domain.access)) {
     const needCaller = [...domain.tools, ...(domain.resources ?? []), ...(domain.prompts ?? [])].filter((d) => d.signedIn).map((d) => d.name);
     if (needCaller.length) throw new Error(`domain ${domain.name} is open, but ${needCaller.join(", ")} need a signed-in caller (made with mcp/signed-in.ts)`);

@@ -18,7 +18,7 @@ import { guardResultSize, jsonText, textContent } from "./content.js";
 import type { DomainDefinition, RequestContext, ResourceTemplateDefinition, StructuredResult, ToolDefinition } from "./define.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { asToolError, INTERNAL_ERROR_TEXT, invalidInput, ToolError } from "../core/errors.js";
-import type { RequestScope } from "../http/scope.js";
+import { handlerContext, type RequestScope } from "../handler/scope.js";
 import { parseInput, passThrough } from "./validation.js";
 
 /**
@@ -32,6 +32,16 @@ export const PACKAGE_VERSION: string = (() => {
     return "0.0.0";
   }
 })();
+
+/**
+ * A domain's MCP server for one scope, for any host: the function (a server per request, through
+ * the SDK's stateless handler: http/endpoint.ts), `fotos-agent mcp` over stdio (one scope for its
+ * process) and the in-process tests. `cleanup` closes it.
+ */
+export function createServer(domain: DomainDefinition, scope: RequestScope): { server: McpServer; cleanup(): Promise<void> } {
+  const server = buildServer(domain, scope);
+  return { server, cleanup: () => server.close() };
+}
 
 /** The MCP server for one request, its handlers bound to that request's scope. */
 export function buildServer(domain: DomainDefinition, scope: RequestScope): McpServer {
@@ -49,7 +59,7 @@ export function buildServer(domain: DomainDefinition, scope: RequestScope): McpS
       },
     },
   );
-  const context = (sdk?: ServerContext): RequestContext => contextFor(scope, sdk);
+  const context = (sdk?: ServerContext): RequestContext => contextFor(scope, domain.backend, sdk);
 
   for (const t of domain.tools) registerTool(server, t, context);
   for (const r of domain.resources ?? []) {
@@ -136,18 +146,15 @@ function toCallToolResult(t: ToolDefinition, out: unknown, ctx: RequestContext):
   return { content: [textContent(text ?? jsonText(data)), ...content], structuredContent: data as Record<string, unknown> };
 }
 
-function contextFor(scope: RequestScope, sdk?: ServerContext): RequestContext {
+function contextFor(scope: RequestScope, backend: unknown, sdk?: ServerContext): RequestContext {
   const token = sdk?.mcpReq._meta?.progressToken;
-  return {
-    ...scope,
-    signal: anySignal([sdk?.mcpReq.signal, scope.signal]),
-    async progress(done, total, message) {
-      if (token === undefined || !sdk) return;
-      await sdk.mcpReq
-        .notify({ method: "notifications/progress", params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
-        .catch(() => undefined);
-    },
+  const progress: RequestContext["progress"] = async (done, total, message) => {
+    if (token === undefined || !sdk) return;
+    await sdk.mcpReq
+      .notify({ method: "notifications/progress", params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
+      .catch(() => undefined);
   };
+  return handlerContext(scope, backend, progress, anySignal([sdk?.mcpReq.signal, scope.signal]));
 }
 
 // The SDK's signal sees a cancel notification on the same stream; the request's signal sees the

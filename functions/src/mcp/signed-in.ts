@@ -3,7 +3,7 @@
 // before any handler runs, and defineDomain refuses these definitions in an open domain, so no
 // handler needs to check for a caller itself.
 import type { z } from "zod";
-import { withCaller, type RequestContext, type SignedInContext } from "../http/scope.js";
+import { withCaller, type RequestContext, type SignedInContext } from "../handler/scope.js";
 import * as open from "./define.js";
 
 export function tool<I extends z.ZodObject, O extends z.ZodType | undefined = undefined>(

@@ -8,6 +8,7 @@
 // scripts, local everywhere else. Vectors of different models never mix: every
 // stored vector carries `embedder.model`, and queries filter on it.
 
+import { isDeployed } from "../core/where.js";
 import { EmbeddingError, type Embedder } from "./embedder.js";
 import { BUDGETS, spendBudget } from "./quota.js";
 
@@ -16,8 +17,7 @@ export { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type Em
 export type EmbeddingsProvider = "vertex" | "local";
 
 export function configuredProvider(env: NodeJS.ProcessEnv = process.env): EmbeddingsProvider {
-  const deployed = (!!env.K_SERVICE && env.FUNCTIONS_EMULATOR !== "true") || env.MCP_TARGET === "production";
-  const value = (env.EMBEDDINGS_PROVIDER || (deployed ? "vertex" : "local")).trim().toLowerCase();
+  const value = (env.EMBEDDINGS_PROVIDER || (isDeployed(env) ? "vertex" : "local")).trim().toLowerCase();
   if (value === "vertex" || value === "local") return value;
   throw new EmbeddingError(`EMBEDDINGS_PROVIDER must be "vertex" or "local", not "${value}"`, "config");
 }

@@ -2,6 +2,7 @@
 // emulators through FIRESTORE_EMULATOR_HOST & co., which the Functions emulator sets.
 import { getApps, initializeApp, type App } from "firebase-admin/app";
 import { getFirestore, type Firestore, type WriteBatch } from "firebase-admin/firestore";
+import { isDeployed } from "../core/where.js";
 
 export function adminApp(): App {
   return getApps()[0] ?? (assertNotEmulatedInProduction(), initializeApp());
@@ -14,7 +15,7 @@ const EMULATOR_VARIABLES = ["FIREBASE_AUTH_EMULATOR_HOST", "FIRESTORE_EMULATOR_H
  * in production that would let anyone forge any user. Refuse to start instead.
  */
 export function assertNotEmulatedInProduction(env: NodeJS.ProcessEnv = process.env): void {
-  const inCloud = Boolean(env.K_SERVICE) && env.FUNCTIONS_EMULATOR !== "true";
+  const inCloud = isDeployed(env);
   const set = EMULATOR_VARIABLES.filter((v) => env[v]);
   if (inCloud && set.length) throw new Error(`Refusing to start: ${set.join(", ")} set in production (unsigned tokens would be accepted)`);
 }

@@ -4,13 +4,13 @@
 // Selected by OCR_ENGINE=vision|tesseract; when unset: vision in a deployed function (Cloud Run
 // sets K_SERVICE; the emulator also sets FUNCTIONS_EMULATOR) or when VISION_API_ENDPOINT is set,
 // tesseract everywhere else. Every result is in the original image's pixels.
+import { isDeployed } from "../core/where.js";
 import type { OcrEngine, OcrEngineName, OcrLanguage, OcrResult } from "./ocr-result.js";
 
 export { joinLines, lineText, OCR_LANGUAGES, ocrLanguage, splitAtGaps, type OcrEngine, type OcrEngineName, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr-result.js";
 
 export function configuredOcrEngine(env: NodeJS.ProcessEnv = process.env): OcrEngineName {
-  const deployed = !!env.K_SERVICE && env.FUNCTIONS_EMULATOR !== "true";
-  const value = (env.OCR_ENGINE || (deployed || env.VISION_API_ENDPOINT ? "vision" : "tesseract")).trim().toLowerCase();
+  const value = (env.OCR_ENGINE || (isDeployed(env) || env.VISION_API_ENDPOINT ? "vision" : "tesseract")).trim().toLowerCase();
   if (value === "vision" || value === "tesseract") return value;
   throw new Error(`OCR_ENGINE must be "vision" or "tesseract", not "${value}"`);
 }

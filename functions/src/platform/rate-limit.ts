@@ -38,6 +38,14 @@ export interface RateLimitDecision {
   remaining: number;
   /** Seconds until one more request would be allowed (Retry-After when refused). */
   retryAfterSeconds: number;
+  /** The slot an allowed request holds, for releaseRateLimit. */
+  ticket?: RateLimitTicket;
+}
+
+/** Where an allowed request's slot is: its window's counter and the slot's number. */
+export interface RateLimitTicket {
+  window: string;
+  slot: number;
 }
 
 export const RATE_LIMIT_COLLECTION = "rateLimits";
@@ -92,26 +100,6 @@ function remember(id: string, until: number, now: number): void {
   refusedUntil.set(id, until);
 }
 
-/**
- * Whether `key` is over the limit now, without counting a request: for limits that count only
- * failures (wrong codes), checked before the attempt and hit after a failure.
- */
-export async function peekRateLimit(key: string, opts: RateLimitOptions, now = Date.now()): Promise<RateLimitDecision> {
-  const known = rememberedRefusal(key, opts, now);
-  if (known) return known;
-  const windowMs = opts.windowSeconds * 1000;
-  const windowStart = Math.floor(now / windowMs) * windowMs;
-  const elapsed = (now - windowStart) / windowMs;
-  const collection = firestore().collection(RATE_LIMIT_COLLECTION);
-  const [cur, prev] = await firestore().getAll(collection.doc(rateLimitDocId(opts.bucket, key, windowStart)), collection.doc(rateLimitDocId(opts.bucket, key, windowStart - windowMs)));
-  const previous = Number(prev?.get("count") ?? 0);
-  const current = Number(cur?.get("count") ?? 0);
-  const capacity = Math.max(0, Math.min(opts.limit, Math.floor(opts.limit - previous * (1 - elapsed) + 1e-9)));
-  if (current < capacity) return { allowed: true, limit: opts.limit, remaining: capacity - current, retryAfterSeconds: 0 };
-  const waitMs = msUntilAllowed({ current, previous }, now - windowStart, windowMs, opts.limit);
-  return { allowed: false, limit: opts.limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
-}
-
 /** Counts one request for `key` and says whether it is within the limit. */
 export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Date.now()): Promise<RateLimitDecision> {
   const known = rememberedRefusal(key, opts, now);
@@ -135,7 +123,13 @@ export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Da
     return { allowed: false, limit: opts.limit, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   };
   /** `used`: the slots known taken, this request's included. */
-  const allow = (used: number): RateLimitDecision => ({ allowed: true, limit: opts.limit, remaining: Math.max(0, capacity - used), retryAfterSeconds: 0 });
+  const allow = (used: number, slot: number): RateLimitDecision => ({
+    allowed: true,
+    limit: opts.limit,
+    remaining: Math.max(0, capacity - used),
+    retryAfterSeconds: 0,
+    ticket: { window: current.path, slot },
+  });
 
   const served = Number(cur?.get("count") ?? 0);
   if (served >= capacity) return refuse(served);
@@ -155,7 +149,7 @@ export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Da
   };
 
   // Sequential traffic: the next slot is free, one write.
-  if (await claim(served + 1)) return allow(served + 1);
+  if (await claim(served + 1)) return allow(served + 1, served + 1);
   // A burst: others read the same count and took that slot. Claim a random slot above the count
   // (where the free ones usually are), re-reading only the counter between tries; every fourth
   // miss, list the taken slots (a crowded window). Parallel requests rarely collide, and a hot
@@ -173,9 +167,24 @@ export async function hitRateLimit(key: string, opts: RateLimitOptions, now = Da
     const above = free.filter((n) => n > count);
     const candidates = above.length ? above : free;
     const slot = candidates[Math.floor(Math.random() * candidates.length)]!;
-    if (await claim(slot)) return allow(Math.max(count, taken.size) + 1);
+    if (await claim(slot)) return allow(Math.max(count, taken.size) + 1, slot);
     taken.add(slot);
   }
+}
+
+/**
+ * Hands a counted request's slot back: for limits that count only failures, each attempt is counted
+ * before it is made (so a burst cannot get more tries than the limit) and released when it
+ * succeeds. A released slot can be claimed again by exactly one request (create() still decides);
+ * a request that saw it taken a moment earlier may refuse, never over-admit.
+ */
+export async function releaseRateLimit(ticket: RateLimitTicket): Promise<void> {
+  const db = firestore();
+  const current = db.doc(ticket.window);
+  const batch = db.batch();
+  batch.delete(current.collection(TICKETS).doc(`s${ticket.slot}`));
+  batch.update(current, { count: FieldValue.increment(-1) });
+  await batch.commit();
 }
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);

@@ -4,6 +4,7 @@ import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { Ollama } from "ollama";
 import { invalidInput, timedOut } from "../core/errors.js";
+import { isDeployed } from "../core/where.js";
 import { fitForProvider, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-adapter.js";
 
 export const OLLAMA_DEFAULT_URL = "http://127.0.0.1:11434";
@@ -44,7 +45,7 @@ export class OllamaVision implements VisionAdapter {
   }
 }
 
-const deployed = (env: NodeJS.ProcessEnv) => !!env.K_SERVICE && env.FUNCTIONS_EMULATOR !== "true";
+const deployed = (env: NodeJS.ProcessEnv) => isDeployed(env);
 
 /**
  * A URL a user typed must not make the deployed function call its own network (metadata server,

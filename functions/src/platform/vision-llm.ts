@@ -4,6 +4,7 @@
 // from settings). Keys come from the environment; in production they are Firebase secrets
 // (see VISION_LLM_SECRETS), which Cloud Functions exposes as environment variables.
 // Every failure is one sentence the agent can act on; upstream details go to the log only.
+import { isDeployed } from "../core/where.js";
 import type { VisionAdapter, VisionProvider } from "./vision-adapter.js";
 
 export { declined, fitForProvider, missingKey, PROVIDER_MAX_SIDE, providerError, sayWhereKeysAreSet, VISION_PROVIDERS, type VisionAdapter, type VisionAnswer, type VisionProvider, type VisionRequest } from "./vision-adapter.js";
@@ -11,7 +12,7 @@ export { declined, fitForProvider, missingKey, PROVIDER_MAX_SIDE, providerError,
 /** Firebase secret names the fotos function declares (firebase functions:secrets:set <name>). */
 export const VISION_LLM_SECRETS = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"] as const;
 
-const deployed = () => !!process.env.K_SERVICE && process.env.FUNCTIONS_EMULATOR !== "true";
+const deployed = () => isDeployed();
 
 const adapters = new Map<VisionProvider, Promise<VisionAdapter>>();
 

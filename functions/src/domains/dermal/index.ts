@@ -1,11 +1,10 @@
 // DermalVision: skin-analysis records (profiles, monitoring sessions, AI reports) for agents,
 // read-only and private by construction (see access.ts and docs/dermal.md).
-import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
+import { defineDomain } from "../../mcp/define.js";
 import { exportZoneHistory } from "./tools/export_zone_history.js";
 import { getAnalysisDetail } from "./tools/get_analysis_detail.js";
 import { getUserStatus } from "./tools/get_user_status.js";
 import { listSessions } from "./tools/list_sessions.js";
-import { PROTECTED } from "../../core/catalog.js";
 
 export default defineDomain({
   name: "dermal",
@@ -21,7 +20,5 @@ export default defineDomain({
     "If a response says truncated, call it again with the same arguments and cursor = nextCursor until truncated is false.",
     "These are cosmetic skin metrics, not a diagnosis.",
   ].join(" "),
-  access: { ...SIGNED_IN, scopes: ["dermal"] },
-  scopes: PROTECTED.dermal.scopes,
   tools: [getUserStatus, listSessions, getAnalysisDetail, exportZoneHistory],
 });

@@ -1,7 +1,7 @@
 // Figma bridge: agents read and edit the Figma files their own MCP Bridge plugin has open.
 // Tools become commands in a Firestore session registry (store.ts); the plugin long-polls its room
 // through routes.ts and posts results back. Which file a call reaches: sessions.ts (the seed's flow).
-import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
+import { defineDomain } from "../../mcp/define.js";
 import { pluginRoutes } from "./routes.js";
 import { applyStyle } from "./tools/apply_style.js";
 import { bindVariable } from "./tools/bind_variable.js";
@@ -40,7 +40,6 @@ import { setMultipleTextContents } from "./tools/set_multiple_text_contents.js";
 import { setPadding } from "./tools/set_padding.js";
 import { setStrokeColor } from "./tools/set_stroke_color.js";
 import { setTextContent } from "./tools/set_text_content.js";
-import { PROTECTED } from "../../core/catalog.js";
 
 export default defineDomain({
   name: "figma",
@@ -53,8 +52,6 @@ export default defineDomain({
     "Start with get_selection or get_metadata (a compact outline) to learn node ids; colours are r, g, b, a from 0 to 1. Scans and large documents are paged: when truncated is true, call again with cursor = nextCursor.",
     "To build a design in code, call get_design_context (the selection by default; format html or tailwind for markup) and get_variable_defs for the design tokens; keep the variable and style names it gives rather than raw values.",
   ].join(" "),
-  access: { ...SIGNED_IN, scopes: ["figma"] },
-  scopes: PROTECTED.figma.scopes,
   tools: [
     listSessions,
     getDocumentInfo,

@@ -5,7 +5,7 @@
 //     paired desktop agent captures, OCR cached beside the screenshot, provider keys from secrets;
 //   - `fotos-agent mcp` standalone (desktop-agent/src/mcp): a temporary folder, this computer's
 //     screen, tesseract.js, provider keys from the environment.
-// Whoever serves the domain provides the backend once, before the first request.
+// Whoever serves the domain passes its backend in, as the definition's `backend`.
 import type { RequestContext } from "../../mcp/define.js";
 import type { OcrEngine, OcrLanguage, OcrResult } from "../../platform/ocr.js";
 import type { VisionAdapter, VisionProvider } from "../../platform/vision-llm.js";
@@ -46,15 +46,9 @@ export interface FotosBackend {
 
 export type BackendFactory = (ctx: RequestContext) => FotosBackend;
 
-let provided: BackendFactory | undefined;
-
-/** Called once by whoever serves the domain (fotos/index.ts, or the stdio server). */
-export function provideBackend(factory: BackendFactory): void {
-  provided = factory;
-}
-
-/** The backend for this request (the caller's screenshots). */
+/** The backend for this request (the caller's screenshots), from the factory the host passed in (the domain's `backend`). */
 export function backendOf(ctx: RequestContext): FotosBackend {
-  if (!provided) throw new Error("no fotos backend was provided");
-  return provided(ctx);
+  const factory = ctx.backend as BackendFactory | undefined;
+  if (typeof factory !== "function") throw new Error("the fotos domain was served without a backend");
+  return factory(ctx);
 }

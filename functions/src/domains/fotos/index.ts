@@ -2,16 +2,12 @@
 // agent), list and read; the vision half (OCR, annotation, analysis, PII redaction) builds on the
 // same store. The members are in definition.ts (shared with `fotos-agent mcp`); this function runs
 // them with the cloud backend. See docs/fotos.md.
-import { PROTECTED } from "../../core/catalog.js";
-import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
+import { defineDomain } from "../../mcp/define.js";
 import { agentRoutes } from "./agents/routes.js";
-import { provideBackend } from "./backend.js";
 import { cloudBackend } from "./cloud.js";
 import { fotosServer, VISION_INSTRUCTIONS } from "./definition.js";
 import { localCaptureRoute } from "./routes/local-capture.js";
 import { uploadRoute } from "./routes/upload.js";
-
-provideBackend(cloudBackend);
 
 export default defineDomain({
   ...fotosServer,
@@ -23,8 +19,6 @@ export default defineDomain({
     "settings://current holds the user's capture, annotation, AI and UI settings.",
     VISION_INSTRUCTIONS,
   ].join(" "),
-  // Besides the user's apps: `fotos-agent mcp` bridged, with the grant the user approved for it.
-  access: { ...SIGNED_IN, accept: [...SIGNED_IN.accept, "device"], devices: ["fotos-mcp"], scopes: ["fotos"] },
-  scopes: PROTECTED.fotos.scopes,
+  backend: cloudBackend,
   routes: [...agentRoutes, uploadRoute, localCaptureRoute],
 });

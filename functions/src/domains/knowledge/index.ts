@@ -1,6 +1,6 @@
 // The knowledge domain (kx-hub): a personal knowledge base of reading
 // highlights and notes per signed-in user, searched by meaning (Firestore vector search) and by words.
-import { defineDomain, SIGNED_IN } from "../../mcp/define.js";
+import { defineDomain } from "../../mcp/define.js";
 import { embedder } from "../../platform/embeddings.js";
 import { authorDeepDive, findInsightsAbout, relatedToChunk, tagExploration } from "./prompts/prompts.js";
 import { byAuthorResource, bySourceResource, byTagResource, chunkResource } from "./resources/chunks.js";
@@ -8,7 +8,6 @@ import { getRelatedChunks } from "./tools/get_related_chunks.js";
 import { getStats } from "./tools/get_stats.js";
 import { searchByMetadata } from "./tools/search_by_metadata.js";
 import { searchSemantic } from "./tools/search_semantic.js";
-import { PROTECTED } from "../../core/catalog.js";
 
 export default defineDomain({
   name: "knowledge",
@@ -19,8 +18,6 @@ export default defineDomain({
     'Use search_semantic first: by default it searches by meaning (paraphrases) and by the exact words (names, codes, rare words; "quoted phrases" as written) at once, and each result says why it matched; mode "semantic" or "lexical" asks for one side only. When it answers no_match, nothing in the knowledge base is about the query: say so rather than guessing. search_by_metadata to list by tags/author/source; get_related_chunks to follow connections from a chunk_id; get_stats to learn which authors, sources and tags exist.',
     "Cite chunks by title, author and chunk_id. Read kxhub://chunk/{chunk_id} for a chunk's full Markdown.",
   ].join(" "),
-  access: { ...SIGNED_IN, scopes: ["knowledge"] },
-  scopes: PROTECTED.knowledge.scopes,
   tools: [searchSemantic, searchByMetadata, getRelatedChunks, getStats],
   resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource],
   prompts: [findInsightsAbout, authorDeepDive, tagExploration, relatedToChunk],

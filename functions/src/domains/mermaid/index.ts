@@ -1,6 +1,6 @@
 // The mermaid domain: verify, render and svg as MCP tools, and the same three as a rate-limited
 // HTTP API (POST /api/verify|render|svg). Rendering runs in warm worker threads (core/pool.ts).
-import { defineDomain, OPEN } from "../../mcp/define.js";
+import { defineDomain } from "../../mcp/define.js";
 import { renderPool } from "./core/pool.js";
 import { apiRoutes } from "./http/api.js";
 import { render } from "./tools/render.js";
@@ -16,7 +16,6 @@ export default defineDomain({
     "Then call render to show the diagram (you also get a PNG to check it), or svg when the user wants a file to download.",
     "Code is limited to 50,000 characters. A diagram whose SVG would be too large to return, or that does not finish rendering in time, is refused: split it into smaller ones.",
   ].join(" "),
-  access: OPEN,
   tools: [verify, render, svg],
   routes: apiRoutes,
   warmup: () => renderPool().start(),

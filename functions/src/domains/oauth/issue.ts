@@ -50,8 +50,9 @@ export function refreshTokenRecord(g: GrantRef, { rotating }: { rotating: boolea
     device: g.device ?? null,
     rotating,
     createdAt: new Date(),
-    // A device credential lives until the device is unpaired; a client's until it is used or 30 days pass.
-    expiresAt: rotating ? expiresIn(REFRESH_TOKEN_DAYS * 24 * 3600) : null,
+    // A device credential lives until the device is unpaired (or it is rotated); a client's refresh
+    // token until it is used or 30 days pass.
+    expiresAt: rotating && g.grantKind !== "device" ? expiresIn(REFRESH_TOKEN_DAYS * 24 * 3600) : null,
   };
   return { token, id: sha256(token), data };
 }

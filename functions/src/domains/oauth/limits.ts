@@ -7,7 +7,7 @@
 import type { HttpRequest } from "../../http/route.js";
 import { envNumber } from "../../core/env.js";
 import { ToolError } from "../../core/errors.js";
-import { hitRateLimit, peekRateLimit, type RateLimitDecision } from "../../platform/rate-limit.js";
+import { clientKey, hitRateLimit, releaseRateLimit, type RateLimitDecision, type RateLimitTicket } from "../../platform/rate-limit.js";
 
 const IP_SCALE = envNumber("OAUTH_IP_LIMIT_SCALE", 1, { min: 1 });
 const RETRY_SECONDS = 30;
@@ -29,16 +29,22 @@ const options = (req: HttpRequest, l: Limit) => ({
   opts: { bucket: `oauth-${l.bucket}`, limit: l.key === undefined && l.scaled !== false ? l.limit * IP_SCALE : l.limit, windowSeconds: l.windowSeconds },
 });
 
-async function decide(run: () => Promise<RateLimitDecision>): Promise<number | undefined> {
-  let decision: RateLimitDecision;
+/** The unit per-address limits count, for keys that combine it with something else: IPv6 by /64. */
+export const addressOf = (req: HttpRequest): string => clientKey(req.clientIp);
+
+async function decision(run: () => Promise<RateLimitDecision>): Promise<RateLimitDecision> {
   try {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("rate limiter timed out")), DECISION_TIMEOUT_MS)));
-    decision = await Promise.race([run(), deadline]).finally(() => clearTimeout(timer));
+    return await Promise.race([run(), deadline]).finally(() => clearTimeout(timer));
   } catch {
     throw new ToolError("unavailable", `Sign-in is briefly unavailable: try again in ${RETRY_SECONDS} seconds`, { retryAfterSeconds: RETRY_SECONDS });
   }
-  return decision.allowed ? undefined : decision.retryAfterSeconds;
+}
+
+async function decide(run: () => Promise<RateLimitDecision>): Promise<number | undefined> {
+  const d = await decision(run);
+  return d.allowed ? undefined : d.retryAfterSeconds;
 }
 
 /** Counts one request; the seconds to wait when over a limit (the first limit that refuses), else undefined. */
@@ -51,21 +57,33 @@ export async function limited(req: HttpRequest, ...limits: Limit[]): Promise<num
   return undefined;
 }
 
-/** Without counting: the seconds to wait when any limit is already used up, else undefined. */
-export async function exhausted(req: HttpRequest, ...limits: Limit[]): Promise<number | undefined> {
-  const waits = await Promise.all(limits.map((l) => {
-    const { key, opts } = options(req, l);
-    return decide(() => peekRateLimit(key, opts));
-  }));
-  return waits.find((w) => w !== undefined);
-}
+/** An attempt counted against limits of failures: `succeeded()` hands its count back. */
+export type Attempt = { wait: number } | { succeeded: () => Promise<void> };
 
-/** Counts one failure against every limit (wrong codes, wrong passwords). */
-export async function countFailure(req: HttpRequest, ...limits: Limit[]): Promise<void> {
-  await Promise.all(limits.map((l) => {
+/**
+ * Counts an attempt against limits that count only failures (wrong passwords, wrong codes) before
+ * it is made, so a burst of parallel attempts gets no more tries than the limit; a success gives
+ * its count back. Over a limit: the seconds to wait, and nothing stays counted.
+ */
+export async function attempt(req: HttpRequest, ...limits: Limit[]): Promise<Attempt> {
+  const tickets: RateLimitTicket[] = [];
+  const release = () => Promise.all(tickets.map((t) => releaseRateLimit(t))).then(() => undefined, () => undefined);
+  for (const l of limits) {
     const { key, opts } = options(req, l);
-    return decide(() => hitRateLimit(key, opts));
-  }));
+    let d: RateLimitDecision;
+    try {
+      d = await decision(() => hitRateLimit(key, opts));
+    } catch (err) {
+      await release();
+      throw err;
+    }
+    if (!d.allowed) {
+      await release();
+      return { wait: d.retryAfterSeconds };
+    }
+    if (d.ticket) tickets.push(d.ticket);
+  }
+  return { succeeded: release };
 }
 
 /** "45 seconds", "3 minutes", "2 hours": when to try again, in a sentence. */

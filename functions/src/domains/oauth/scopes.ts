@@ -11,7 +11,7 @@ export interface ProtectedResource {
   scopes: Record<string, string>;
 }
 
-export const RESOURCES: ProtectedResource[] = Object.entries(PROTECTED).map(([name, r]) => ({ name, title: r.title, scopes: r.scopes }));
+export const RESOURCES: ProtectedResource[] = Object.entries(PROTECTED).flatMap(([name, r]) => (r ? [{ name, title: r.title, scopes: r.scopes }] : []));
 
 export const resourceByName = (name: string): ProtectedResource | undefined => RESOURCES.find((r) => r.name === name);
 

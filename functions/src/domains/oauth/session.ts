@@ -2,9 +2,10 @@
 // (`__session`, the one cookie name Firebase Hosting forwards), HttpOnly, SameSite=Lax, scoped to
 // this function's path. Forms carry a CSRF token derived from the cookie (double submit): a page on
 // another site can neither read the cookie nor compute the token.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { getAuth } from "firebase-admin/auth";
 import { adminApp } from "../../platform/firebase.js";
+import { derivedSecret } from "./signing.js";
 
 const COOKIE = "__session";
 const SESSION_DAYS = 7;
@@ -89,4 +90,27 @@ export function signInCsrfValid(headers: Headers, token: unknown): boolean {
   const a = Buffer.from(preSessionToken(value));
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+// A browser that signed in to an account before holds a signed device cookie for it: its wrong
+// passwords and sign-in emails count against that browser's own allowance, not the account's, so
+// strangers failing from elsewhere cannot lock the owner out of the browser they use.
+const DEVICE = "__signin_device";
+const DEVICE_DAYS = 180;
+const deviceMac = async (id: string, email: string) =>
+  createHmac("sha256", await derivedSecret("signin-device")).update(`${id}\n${email.toLowerCase()}`).digest("base64url");
+
+/** The Set-Cookie header that marks this browser as one that signed in to `email`. */
+export async function signInDeviceCookie(email: string, baseUrl: string): Promise<string> {
+  const id = randomBytes(16).toString("base64url");
+  return `${DEVICE}=${id}.${await deviceMac(id, email)}; ${attributes(baseUrl, DEVICE_DAYS * 24 * 3600)}`;
+}
+
+/** The id of this browser's device cookie when it signed in to `email` before, else undefined. */
+export async function signInDevice(headers: Headers, email: string): Promise<string | undefined> {
+  const [id, mac] = (cookieValue(headers, DEVICE) ?? "").split(".");
+  if (!id || !mac || !/^[A-Za-z0-9_-]{22}$/.test(id)) return undefined;
+  const a = Buffer.from(await deviceMac(id, email));
+  const b = Buffer.from(mac);
+  return a.length === b.length && timingSafeEqual(a, b) ? id : undefined;
 }

@@ -2,7 +2,7 @@
 // signs; every protected function verifies with auth/tokens.ts against the public /jwks).
 // Signing key: the OAUTH_SIGNING_KEY secret in production (a private JWK); in the emulator one is
 // generated once and kept in Firestore so every local function process shares it.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
 import { ALG, type AccessClaims } from "../../auth/tokens.js";
 import { isEmulator } from "../../auth/urls.js";
@@ -39,6 +39,12 @@ async function loadSigningJwk(): Promise<JWK & { kid: string }> {
     tx.create(ref, { jwk });
     return jwk;
   });
+}
+
+/** A secret for one purpose (e.g. signing a cookie), derived from the signing key: nothing more to configure. */
+export async function derivedSecret(purpose: string): Promise<Buffer> {
+  const { d } = await signingJwk();
+  return createHash("sha256").update(`${purpose}\n${d}`).digest();
 }
 
 /** The public keys, served at the authorization server's /jwks. */

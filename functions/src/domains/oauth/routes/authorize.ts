@@ -23,7 +23,7 @@ interface PendingRequest {
   clientId: string;
   clientName: string;
   clientHost: string;
-  /** Where the code goes: shown on the consent page, whatever the client's description says. */
+  /** Where the code goes, shown on the consent page whatever the client's description says: the host of an https redirect, else its scheme and host. */
   redirectHost: string;
   registration: string;
   redirectUri: string;
@@ -40,6 +40,17 @@ function backToClient(req: HttpRequest, redirectUri: string, params: Record<stri
   for (const [k, v] of Object.entries(params)) if (v != null) url.searchParams.set(k, v);
   url.searchParams.set("iss", issuerUrl(req.headers));
   return redirect(url.toString());
+}
+
+/**
+ * Where a redirect URI sends the code, as the consent page names it: the host of an https URI; for
+ * any other, its scheme too, since `com.evil.app://claude.ai/cb` goes to whichever app claims that
+ * scheme, not to claude.ai.
+ */
+function redirectShown(uri: string): string {
+  const u = new URL(uri);
+  if (u.protocol === "https:") return u.host;
+  return u.host ? `${u.protocol}//${u.host}` : u.protocol;
 }
 
 const authorize = route(
@@ -79,7 +90,7 @@ const authorize = route(
       clientId: client.clientId,
       clientName: client.name,
       clientHost: client.host,
-      redirectHost: new URL(q.redirect_uri).host,
+      redirectHost: redirectShown(q.redirect_uri),
       registration: client.registration,
       redirectUri: q.redirect_uri,
       state: q.state ?? null,
@@ -145,12 +156,12 @@ function consentPage(session: Session, rid: string, p: PendingRequest): HttpRepl
 
 /**
  * A remembered consent answers without a page only for the exact redirect URI the person approved
- * for this client, and only where that URI identifies who gets the code: a dynamically registered
- * client returning to a loopback port or a custom scheme could be any program on the computer
- * (one click on the consent page again).
+ * for this client, and only where that URI identifies who gets the code (https): a loopback port or
+ * a custom scheme could be any program on the computer, whatever client asked, a dynamically
+ * registered one or one described by a metadata document (one click on the consent page again).
  */
 async function silentlyApproved(session: Session, p: PendingRequest): Promise<boolean> {
-  if (p.registration === "dynamic" && unverifiableRedirect(p.redirectUri)) return false;
+  if (unverifiableRedirect(p.redirectUri)) return false;
   const consent = await col("consents").doc(consentId(session.uid, p.clientId)).get();
   const approved = (consent.get("approved") as string[] | undefined) ?? [];
   const redirects = (consent.get("redirectUris") as string[] | undefined) ?? [];

@@ -4,7 +4,7 @@
 import { randomInt } from "node:crypto";
 import { FieldValue } from "firebase-admin/firestore";
 import type { HttpReply, HttpRequest } from "../../../http/route.js";
-import { countFailure, exhausted, limited, waitText, type Limit } from "../limits.js";
+import { attempt, limited, waitText, type Limit } from "../limits.js";
 import { safeDeviceName } from "../../../core/device-name.js";
 import { escapeHtml, hidden, page } from "../pages.js";
 import { DEVICE_CLIENTS, isDeviceClient } from "../scopes.js";
@@ -73,8 +73,9 @@ function enterCodePage(error?: string, status = 400): HttpReply {
   );
 }
 
-// Wrong codes are what guessing looks like: a few per person and per address, then a wait. Only
-// failures count, so a person pairing many devices is never slowed.
+// Wrong codes are what guessing looks like: a few per person and per address, then a wait. Each
+// entry is counted before the code is looked up (a burst gets no extra tries) and a right code
+// gives its count back: only failures stay counted, so a person pairing many devices is never slowed.
 const WRONG_CODE_LIMITS = (req: HttpRequest, uid: string): Limit[] => [
   { bucket: "device-code-person", limit: 10, windowSeconds: 3600, key: uid },
   { bucket: "device-code-address", limit: 20, windowSeconds: 3600, scaled: false },
@@ -82,12 +83,13 @@ const WRONG_CODE_LIMITS = (req: HttpRequest, uid: string): Limit[] => [
 
 /** The pending authorization a code names, or the page to show instead (unknown code, too many wrong ones). */
 async function lookUp(req: HttpRequest, uid: string, code: string): Promise<{ pending: FirebaseFirestore.QueryDocumentSnapshot } | { refusal: HttpReply }> {
-  const limits = WRONG_CODE_LIMITS(req, uid);
-  const wait = await exhausted(req, ...limits);
-  if (wait) return { refusal: enterCodePage(`Too many wrong codes were entered. Try again in ${waitText(wait)}.`, 429) };
+  const counted = await attempt(req, ...WRONG_CODE_LIMITS(req, uid));
+  if ("wait" in counted) return { refusal: enterCodePage(`Too many wrong codes were entered. Try again in ${waitText(counted.wait)}.`, 429) };
   const pending = await pendingByCode(code);
-  if (pending) return { pending };
-  await countFailure(req, ...limits);
+  if (pending) {
+    await counted.succeeded();
+    return { pending };
+  }
   return { refusal: enterCodePage("That code is unknown or expired. Check it, or start pairing again on the device.") };
 }
 

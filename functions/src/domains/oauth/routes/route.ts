@@ -17,7 +17,7 @@ export function route(
   return { method, path, access, body: { type: opts.body ?? "form", maxBytes: 64 * 1024 }, handle };
 }
 
-export const redirect = (location: string, headers: Record<string, string> = {}): HttpReply => ({ status: 303, headers: { location, ...headers } });
+export const redirect = (location: string, headers: Record<string, string | string[]> = {}): HttpReply => ({ status: 303, headers: { location, ...headers } });
 
 /** Form fields or JSON members as strings (anything else is ignored). */
 export function fields(body: unknown): Record<string, string> {

@@ -2,12 +2,14 @@
 // Google (when enabled), all through Firebase Auth; then a session cookie and back to `next`.
 import { randomBytes } from "node:crypto";
 import { FieldValue } from "firebase-admin/firestore";
+import { decodeJwt } from "jose";
 import type { HttpReply, HttpRequest } from "../../../http/route.js";
+import { signUpRefusal } from "../../../auth/sign-up.js";
 import { googleAuthUri, sendSignInLink, signInWithEmailLink, signInWithGoogle, signInWithPassword, type SignInResult } from "../../../platform/identity.js";
 import { firestore } from "../../../platform/firebase.js";
 import { errorPage, escapeHtml, page, signInPage } from "../pages.js";
-import { csrfValid, endSession, readSession, signInCsrf, signInCsrfValid, signInNonceCookie, signInNonceValid, startSession } from "../session.js";
-import { countFailure, exhausted, limited, waitText, type Limit } from "../limits.js";
+import { csrfValid, endSession, readSession, signInCsrf, signInCsrfValid, signInDevice, signInDeviceCookie, signInNonceCookie, signInNonceValid, startSession } from "../session.js";
+import { addressOf, attempt, limited, waitText, type Limit } from "../limits.js";
 import { expiresIn } from "../store.js";
 import { fields, redirect, route } from "./route.js";
 
@@ -41,27 +43,41 @@ function form(req: HttpRequest, next: string, error?: string, email?: string, st
 const forged = (req: HttpRequest, f: Record<string, string>): HttpReply | undefined =>
   signInCsrfValid(req.headers, f.csrf) ? undefined : form(req, safeNext(f.next), "This form expired. Sign in again.", undefined, 403);
 
-// Password guessing is slowed per address, per account from one address, and per account from
-// everywhere with a much higher ceiling: a stranger's wrong guesses from elsewhere do not lock the
-// owner out, and spreading guesses over many addresses still meets a limit. Only wrong passwords
-// count against the account.
-const PASSWORD_FAILURES = (req: HttpRequest, email: string): Limit[] => [
-  { bucket: "signin-account-address", limit: 10, windowSeconds: 600, key: `${email}\n${req.clientIp}` },
-  { bucket: "signin-account", limit: 100, windowSeconds: 600, key: email },
-];
+// Password guessing is slowed per address, per account from one address (IPv6: per /64), and per
+// account from everywhere with a much higher ceiling: spreading guesses over many addresses still
+// meets a limit. A browser that signed in to the account before (its device cookie) has its own
+// allowance instead, so strangers failing from elsewhere do not lock the owner out of it. Only
+// wrong passwords stay counted.
+const PASSWORD_FAILURES = (req: HttpRequest, email: string, device: string | undefined): Limit[] =>
+  device
+    ? [{ bucket: "signin-device", limit: 10, windowSeconds: 600, key: device }]
+    : [
+        { bucket: "signin-account-address", limit: 10, windowSeconds: 600, key: `${email}\n${addressOf(req)}` },
+        { bucket: "signin-account", limit: 100, windowSeconds: 600, key: email },
+      ];
 
 // Sign-in emails are limited per address, per account from one address, and per account from
 // everywhere with a higher ceiling: a stranger asking for links to someone's address uses up their
-// own allowance, not the owner's, and cannot fill an inbox.
-const EMAIL_LINKS = (req: HttpRequest, email: string): Limit[] => [
+// own allowance, not the owner's, and cannot fill an inbox; the owner's own browser (its device
+// cookie) has its own allowance beside the account's.
+const EMAIL_LINKS = (req: HttpRequest, email: string, device: string | undefined): Limit[] => [
   { bucket: "email-link", limit: 10, windowSeconds: 3600 },
-  { bucket: "email-link-account-address", limit: 3, windowSeconds: 3600, key: `${email}\n${req.clientIp}` },
-  { bucket: "email-link-account", limit: 10, windowSeconds: 3600, key: email },
+  ...(device
+    ? [{ bucket: "email-link-device", limit: 3, windowSeconds: 3600, key: device }]
+    : [
+        { bucket: "email-link-account-address", limit: 3, windowSeconds: 3600, key: `${email}\n${addressOf(req)}` },
+        { bucket: "email-link-account", limit: 10, windowSeconds: 3600, key: email },
+      ]),
 ];
 
 async function finish(req: HttpRequest, next: string, result: SignInResult, failure: string, email?: string): Promise<HttpReply> {
   if (!result.ok) return form(req, next, failure, email);
-  return redirect(`${req.baseUrl}${safeNext(next)}`, { "set-cookie": await startSession(result.idToken, req.baseUrl) });
+  const account = decodeJwt(result.idToken) as { email?: string; email_verified?: boolean };
+  const refused = await signUpRefusal({ email: account.email, emailVerified: account.email_verified });
+  if (refused) return errorPage("Not open to this account", refused, 403);
+  const cookies = [await startSession(result.idToken, req.baseUrl)];
+  if (account.email) cookies.push(await signInDeviceCookie(account.email, req.baseUrl));
+  return redirect(`${req.baseUrl}${safeNext(next)}`, { "set-cookie": cookies });
 }
 
 const REASONS: Record<string, string> = {
@@ -79,10 +95,13 @@ export const signInRoutes = [
     if (!methods().has("password")) return form(req, next, "Password sign-in is not enabled here.");
     if (!f.email || !f.password) return form(req, next, "Enter your email and password.", f.email);
     const email = f.email.toLowerCase();
-    const wait = (await limited(req, { bucket: "signin", limit: 30, windowSeconds: 600 })) ?? (await exhausted(req, ...PASSWORD_FAILURES(req, email)));
-    if (wait) return form(req, next, `Too many attempts. Try again in ${waitText(wait)}.`, f.email, 429);
+    const tooMany = (wait: number) => form(req, next, `Too many attempts. Try again in ${waitText(wait)}.`, f.email, 429);
+    const wait = await limited(req, { bucket: "signin", limit: 30, windowSeconds: 600 });
+    if (wait) return tooMany(wait);
+    const counted = await attempt(req, ...PASSWORD_FAILURES(req, email, await signInDevice(req.headers, email)));
+    if ("wait" in counted) return tooMany(counted.wait);
     const result = await signInWithPassword(f.email, f.password);
-    if (!result.ok) await countFailure(req, ...PASSWORD_FAILURES(req, email));
+    if (result.ok) await counted.succeeded();
     const reason = result.ok ? "" : (REASONS[result.reason.split(" ")[0] ?? ""] ?? "Wrong email or password.");
     return finish(req, next, result, reason, f.email);
   }),
@@ -92,8 +111,13 @@ export const signInRoutes = [
     const refused = forged(req, f);
     if (refused) return refused;
     if (!methods().has("email-link") || !f.email) return form(req, next, "Enter your email to get a sign-in link.");
-    const wait = await limited(req, ...EMAIL_LINKS(req, f.email.toLowerCase()));
+    const email = f.email.toLowerCase();
+    const wait = await limited(req, ...EMAIL_LINKS(req, email, await signInDevice(req.headers, email)));
     if (wait) return form(req, next, `Too many sign-in links requested. Try again in ${waitText(wait)}.`, f.email, 429);
+    // No sign-in email to an address that could not get in anyway (the link itself verifies it);
+    // asked after the limits, so probing who may sign up costs the same as asking for links.
+    const closed = await signUpRefusal({ email, emailVerified: true });
+    if (closed) return errorPage("Not open to this account", closed, 403);
     const state = randomBytes(16).toString("hex");
     await pending().doc(state).create({ email: f.email, next, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(3600) });
     const sent = await sendSignInLink(f.email, `${req.baseUrl}/signin/email-link?state=${state}`);

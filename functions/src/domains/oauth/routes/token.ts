@@ -1,5 +1,6 @@
 // POST /token: authorization code (PKCE S256), refresh token (rotated; a reused one revokes its
-// whole family) and device code (RFC 8628). Public clients only: no client secrets.
+// whole family) and device code (RFC 8628); a device's credential is a refresh token rotated the
+// same way (a reused one unpairs the device). Public clients only: no client secrets.
 import { createHash, randomBytes } from "node:crypto";
 import { FieldValue } from "firebase-admin/firestore";
 import { accountState } from "../../../auth/accounts.js";
@@ -10,6 +11,7 @@ import { firestore } from "../../../platform/firebase.js";
 import { accessTokenFor, firebaseSignInFor, newRefreshToken, openSuccessor, refreshTokenRecord, resourceUrl, sealSuccessor, type GrantRef } from "../issue.js";
 import { functionOf, functionUrl } from "../../../auth/urls.js";
 import { DEVICE_CLIENTS, isDeviceClient } from "../scopes.js";
+import { revokeGrant } from "../grants.js";
 import { col, sha256 } from "../store.js";
 import { fields, noStore, oauthError, route } from "./route.js";
 import { DEVICE_CODE_GRANT, OAUTH_PATHS, type DeviceTokenResponse } from "../../../contracts/oauth.js";
@@ -108,9 +110,12 @@ async function refresh(req: HttpRequest, f: Record<string, string>): Promise<Htt
       ...(token.device ? { device: token.device } : {}),
     } as GrantRef;
     const revokeFamily = () => {
-      // Reuse of a rotated refresh token means it leaked: revoke the whole family (RFC 9700 §4.14.2).
+      // Reuse of a rotated refresh token means it leaked: revoke the whole family (RFC 9700 §4.14.2);
+      // a device's copied credential unpairs the device.
       if (grantDoc.exists) tx.update(grantDoc.ref, { revokedAt: FieldValue.serverTimestamp() });
-      return { error: invalidGrant("This refresh token was already used; for safety the app's access is revoked: connect it again") };
+      return token.grantKind === "device"
+        ? { error: invalidGrant("This device credential was already used (a copy of it?); for safety the device was unpaired: pair it again"), unpair: token.grantId as string }
+        : { error: invalidGrant("This refresh token was already used; for safety the app's access is revoked: connect it again") };
     };
     let successor: string | undefined;
     if (token.usedAt) {
@@ -129,7 +134,8 @@ async function refresh(req: HttpRequest, f: Record<string, string>): Promise<Htt
     }
     if (token.expiresAt && token.expiresAt.toMillis() < Date.now()) return { error: invalidGrant("The refresh token expired: sign in again") };
     if (f.resource && !sameResource(req, f.resource, token.resource)) return { error: oauthError(400, "invalid_target", "resource does not match this grant") };
-    if (token.rotating && !successor) {
+    // Device credentials paired before they rotated start rotating at their next use.
+    if ((token.rotating || token.grantKind === "device") && !successor) {
       const next = refreshTokenRecord(grant, { rotating: true });
       tx.create(col("refreshTokens").doc(next.id), next.data);
       tx.update(ref, { usedAt: FieldValue.serverTimestamp(), successor: sealSuccessor(presented, next.token) });
@@ -137,7 +143,11 @@ async function refresh(req: HttpRequest, f: Record<string, string>): Promise<Htt
     }
     return { grant, successor, grantCreatedSeconds: (grantDoc.get("createdAt")?.toMillis() ?? 0) / 1000 };
   });
-  if ("error" in outcome) return outcome.error!;
+  if ("error" in outcome) {
+    // An unpaired desktop agent also loses its Firebase sign-in (outside the transaction: Auth, not Firestore).
+    if ("unpair" in outcome && outcome.unpair) await revokeGrant("device", outcome.unpair);
+    return outcome.error!;
+  }
   const { grant, successor, grantCreatedSeconds } = outcome;
   try {
     const account = await accountState(grant.uid);
@@ -193,7 +203,7 @@ async function exchangeDeviceCode(req: HttpRequest, f: Record<string, string>): 
   const grant = outcome.grant;
   const body: DeviceTokenResponse = {
     ...(await accessTokenFor(req, grant)),
-    refresh_token: await newRefreshToken(grant, { rotating: false }),
+    refresh_token: await newRefreshToken(grant, { rotating: true }),
     device_id: grant.grantId,
     resource: grant.resource,
     ...(grant.device?.kind === "desktop-agent" ? await firebaseSignInFor(grant) : {}),

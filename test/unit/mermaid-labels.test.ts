@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RenderPool } from "../../functions/src/domains/mermaid/core/pool.js";
 import type { RenderOutcome } from "../../functions/src/domains/mermaid/core/protocol.js";
 import { rasterize } from "../../functions/src/domains/mermaid/core/raster.js";
-import { corpus, escapingParts, parseSvgFile } from "./corpus.js";
+import { corpus, escapingParts, parseSvgFile } from "../mermaid/corpus.js";
 
 let pool: RenderPool;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { exportPage, RESULT_LIMIT, resultBytes, type ExportRequest } from "../../functions/src/domains/dermal/export.js";
 import type { ReportReader, ReportRow } from "../../functions/src/domains/dermal/store.js";
-import { METRICS, score, ZONES, type Zone } from "./fixtures.js";
+import { METRICS, score, ZONES, type Zone } from "../dermal/fixtures.js";
 
 const UID = "paging-user-0001";
 const T0 = Date.UTC(2024, 0, 1, 8) / 1000;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";
 import { detectInText, detectPii, luhn, type Detection } from "../../functions/src/domains/fotos/pii/detect.js";
 import { redact } from "../../functions/src/domains/fotos/pii/redact.js";
-import { PLANTED, cleanScreen, ensureTestFonts, piiLayout, piiScreen } from "./vision-fixtures.js";
+import { PLANTED, cleanScreen, ensureTestFonts, piiLayout, piiScreen } from "../fotos/vision-fixtures.js";
 
 const ocr = new TesseractOcr();
 beforeAll(() => ensureTestFonts(), 600_000);

@@ -10,6 +10,10 @@ import { AccessTokens, awaitConfirmation, type DeviceCode, type Endpoints } from
 import { AGENT_ROUTES } from "../../functions/src/contracts/fotos-agent.js";
 import { FotosApi, RefusedError, RevokedError } from "../../desktop-agent/src/api.js";
 import { deviceClient } from "../../desktop-agent/src/pairing.js";
+import { loadCredentials, saveCredentials } from "../../desktop-agent/src/config.js";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 type Answer = { status: number; body: unknown } | "drop";
 interface Seen {
@@ -84,6 +88,44 @@ describe("AccessTokens", () => {
     expect(await Promise.all([tokens.get(), tokens.get(), tokens.get()])).toEqual(["at-2", "at-2", "at-2"]);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.form.get("grant_type")).toBe("refresh_token");
+  });
+
+  test("a rotated credential is saved before the refresh counts as done, and used from then on; callers at once spend the old one once", async () => {
+    const rotated = (at: string, credential: string) => ({ status: 200, body: { access_token: at, token_type: "Bearer", expires_in: 3600, scope: "fotos", refresh_token: credential } });
+    plan(rotated("at-1", "mcpdev_y"), rotated("at-2", "mcpdev_z"));
+    const saved: string[] = [];
+    const tokens = new AccessTokens(endpoints().token, agent, "mcpdev_x", undefined, {
+      save: async (credential) => {
+        await new Promise((r) => setTimeout(r, 20));
+        saved.push(credential);
+      },
+    });
+    // Three callers at once: one request with the credential, the answer's successor saved once.
+    expect(await Promise.all([tokens.get(), tokens.get(), tokens.get()])).toEqual(["at-1", "at-1", "at-1"]);
+    expect(saved).toEqual(["mcpdev_y"]);
+    tokens.invalidate();
+    expect(await tokens.get()).toBe("at-2");
+    expect(seen.map((s) => s.form.get("refresh_token"))).toEqual(["mcpdev_x", "mcpdev_y"]);
+    expect(saved).toEqual(["mcpdev_y", "mcpdev_z"]);
+  });
+
+  test("the agent writes its rotated credential to the file it was loaded from, and reads it back before each refresh", async () => {
+    const home = mkdtempSync(join(tmpdir(), "fotos-rotate-"));
+    const file = join(home, "credentials.json");
+    const creds = { server: base, tokenEndpoint: `${base}/token`, clientId: "fotos-agent", deviceId: "d1", deviceName: "Test PC", credential: "mcpdev_x", pairedAt: new Date().toISOString() };
+    saveCredentials(creds, file);
+    plan({ status: 200, body: { access_token: "at-r", token_type: "Bearer", expires_in: 3600, scope: "fotos", refresh_token: "mcpdev_next" } });
+    const running = new FotosApi(loadCredentials(file)!, file);
+    await running.refresh();
+    expect(loadCredentials(file)).toEqual({ ...creds, credential: "mcpdev_next" });
+    // Another process of this device (`fotos-agent status`) rotates it meanwhile: the running one
+    // presents the newest from the file at its next refresh, never the one it held (which would unpair the device).
+    plan({ status: 200, body: { access_token: "at-s", token_type: "Bearer", expires_in: 3600, scope: "fotos", refresh_token: "mcpdev_after_status" } });
+    await new FotosApi(loadCredentials(file)!, file).refresh();
+    plan({ status: 200, body: { access_token: "at-t", token_type: "Bearer", expires_in: 3600, scope: "fotos", refresh_token: "mcpdev_last" } });
+    await running.refresh();
+    expect(seen.map((s) => s.form.get("refresh_token"))).toEqual(["mcpdev_after_status"]);
+    expect(loadCredentials(file)?.credential).toBe("mcpdev_last");
   });
 
   test("a token with less than a minute left is replaced before use", async () => {

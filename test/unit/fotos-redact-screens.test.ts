@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { redactScreenshot, type RedactionResult } from "../../functions/src/domains/fotos/pii/redact-screen.js";
 import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";
-import { closeChromium, detectedAs, ensureTesseractCli, isReadable, readEverything, renderScreen, type Screen } from "./redact-render.js";
+import { closeChromium, detectedAs, ensureTesseractCli, isReadable, readEverything, renderScreen, type Screen } from "../fotos/redact-render.js";
 
 const p = (type: string, value: string) => `<span data-pii="${type}">${value}</span>`;
 const light = `body{font-family:"DejaVu Sans",sans-serif;background:#fff;color:#202124;font-size:15px}div.r{padding:7px 24px}`;
