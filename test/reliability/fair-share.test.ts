@@ -13,7 +13,6 @@ import { getTestServer } from "@google-cloud/functions-framework/testing";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SIGNED_IN } from "../../functions/src/auth/policy.js";
 import { defineDomain, tool } from "../../functions/src/mcp/define.js";
-import { serveDomain } from "../../functions/src/http/endpoint.js";
 import { createUser, type TestUser } from "../support/emulators.js";
 
 const events = new EventEmitter();
@@ -56,6 +55,10 @@ let bob: TestUser;
 const clients: Client[] = [];
 
 beforeAll(async () => {
+  // The people sign in with Firebase ID tokens, which a function accepts only where the deployment
+  // says so (read when the verifier loads: the endpoint is imported after this).
+  process.env.ACCEPT_ID_TOKENS = "on";
+  const { serveDomain } = await import("../../functions/src/http/endpoint.js");
   // Four requests at once on this instance, no queue; each person at most two of them.
   process.env.SHARING_MAX_IN_FLIGHT = "4";
   process.env.SHARING_MAX_QUEUED = "0";
@@ -70,6 +73,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  delete process.env.ACCEPT_ID_TOKENS;
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   server?.close();
   server?.closeAllConnections?.();
