@@ -31,7 +31,8 @@ export async function toolDocs(): Promise<string> {
     out.push(`Access: ${isOpen(domain.access) ? "open (no sign-in)" : "signed-in users (OAuth from Claude and other MCP clients, or a Firebase ID token), each sees only their own data"}.`, "");
     out.push("| tool | arguments | what it does |", "|---|---|---|");
     for (const t of domain.tools) {
-      const flags = [t.annotations.readOnlyHint ? "read-only" : "writes", t.annotations.openWorldHint ? "open-world" : null].filter(Boolean).join(", ");
+      const view = t.ui ? (t.ui.visibility?.includes("model") === false ? `called by its view only, \`${t.ui.resourceUri}\`` : `view \`${t.ui.resourceUri}\``) : null;
+      const flags = [t.annotations.readOnlyHint ? "read-only" : "writes", t.annotations.openWorldHint ? "open-world" : null, view].filter(Boolean).join(", ");
       out.push(`| \`${t.name}\` | ${args(t.inputSchema) || "—"} | ${t.description.split("\n")[0]} _(${flags})_ |`);
     }
     for (const r of domain.resources ?? []) out.push(`| resource | \`${r.kind === "static" ? r.uri : r.uriTemplate}\` | ${r.description.split("\n")[0]} |`);

@@ -1,6 +1,6 @@
 // A real MCP client (SDK v2) over Streamable HTTP against a served function, in either era:
 // "modern" = protocol 2026-07-28 (server/discover, no initialize), "legacy" = 2025-11-25 handshake.
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport, type CallToolResult, type ClientCapabilities } from "@modelcontextprotocol/client";
 import { functionUrl } from "./emulators.js";
 
 export type Era = "modern" | "legacy";
@@ -11,13 +11,15 @@ export interface ConnectOptions {
   headers?: Record<string, string>;
   /** Another URL for the domain than the emulator's (e.g. the one `npm start` printed). */
   url?: string;
+  /** What the client announces (e.g. the views extension). */
+  capabilities?: ClientCapabilities;
 }
 
 export async function connect(domain: string, opts: ConnectOptions = {}): Promise<Client> {
   const era = opts.era ?? "modern";
   const client = new Client(
     { name: "mcp-suite-tests", version: "1.0.0" },
-    era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+    { ...(era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}), ...(opts.capabilities ? { capabilities: opts.capabilities } : {}) },
   );
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;

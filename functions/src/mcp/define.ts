@@ -11,6 +11,13 @@ import type { RequestContext } from "../handler/scope.js";
 export { device, OPEN, SIGNED_IN, type AccessPolicy } from "../auth/policy.js";
 export type { RequestContext, SignedInContext } from "../handler/scope.js";
 
+/** A tool's view in the conversation (mcp/view.ts): the ui:// resource, and who may call the tool. */
+export interface ToolView {
+  resourceUri: string;
+  /** ["app"]: a tool only views call (more data for a view), never listed to the model. Default both. */
+  visibility?: ("model" | "app")[];
+}
+
 /** A handler's structured answer: `data` becomes structuredContent and (as JSON) the text. */
 export interface StructuredResult<T> {
   data: T;
@@ -39,6 +46,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
     openWorldHint: boolean;
   };
   handler(input: z.output<I>, ctx: RequestContext): Promise<Out<O>>;
+  /** Its view in the conversation, for hosts that show views (mcp/view.ts). */
+  ui?: ToolView;
   /** Made by mcp/signed-in.ts: its handler needs a caller, so only a signed-in domain may list it. */
   signedIn?: true;
 }

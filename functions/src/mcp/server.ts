@@ -20,6 +20,7 @@ import { decodeCursor, encodeCursor } from "./cursor.js";
 import { asToolError, INTERNAL_ERROR_TEXT, invalidInput, ToolError } from "../core/errors.js";
 import { handlerContext, type RequestScope } from "../handler/scope.js";
 import { parseInput, passThrough } from "./validation.js";
+import { offerViewsToAnnouncingClients, toolViewMeta } from "./view.js";
 
 /**
  * The deployed package's version is every server's version. Bundled into another package (the
@@ -79,6 +80,7 @@ export function buildServer(domain: DomainDefinition, scope: RequestScope): McpS
   }
   const listable = (domain.resources ?? []).filter((r): r is ResourceTemplateDefinition => r.kind === "template" && !!r.list);
   if (listable.length) overrideResourceList(server, domain, listable, context, scope);
+  if (domain.tools.some((t) => t.ui)) offerViewsToAnnouncingClients(server);
 
   for (const p of domain.prompts ?? []) {
     const shape: Record<string, z.ZodType> = { ...p.argsSchema.shape };
@@ -110,6 +112,7 @@ function registerTool(server: McpServer, t: ToolDefinition, context: (sdk?: Serv
       inputSchema: passThrough(t.inputSchema),
       ...(t.outputSchema ? { outputSchema: passThrough(t.outputSchema) } : {}),
       annotations: { title: t.title, ...t.annotations },
+      ...(t.ui ? { _meta: toolViewMeta(t.ui) } : {}),
     },
     async (args: unknown, sdk: ServerContext): Promise<CallToolResult> => {
       const ctx = context(sdk);

@@ -5,6 +5,7 @@ import { exportZoneHistory } from "./tools/export_zone_history.js";
 import { getAnalysisDetail } from "./tools/get_analysis_detail.js";
 import { getUserStatus } from "./tools/get_user_status.js";
 import { listSessions } from "./tools/list_sessions.js";
+import { HISTORY_VIEW, REPORT_VIEW } from "./views.js";
 
 export default defineDomain({
   name: "dermal",
@@ -21,4 +22,5 @@ export default defineDomain({
     "These are cosmetic skin metrics, not a diagnosis.",
   ].join(" "),
   tools: [getUserStatus, listSessions, getAnalysisDetail, exportZoneHistory],
+  resources: [HISTORY_VIEW, REPORT_VIEW],
 });

@@ -21,6 +21,8 @@ export interface FigmaToolConfig<S extends z.ZodRawShape> {
   description: string;
   args: S;
   annotations: Omit<ToolAnnotations, "title"> & { readOnlyHint: boolean; openWorldHint: boolean };
+  /** Its view in the conversation (mcp/view.ts). */
+  ui?: ToolDefinition["ui"];
   /** Turns the plugin's result into the tool result (default: JSON as structuredContent and text). */
   present?(result: Record<string, unknown>, session: Session): FigmaResult | Promise<FigmaResult>;
 }
@@ -37,7 +39,15 @@ type FigmaResult = StructuredResult<z.input<typeof figmaOutput>>;
 export function figmaTool<S extends z.ZodRawShape>(config: FigmaToolConfig<S>): ToolDefinition {
   const inputSchema = z.object({ ...config.args, ...sessionArgs });
   return tool(
-    { name: config.name, title: config.title, description: config.description + SESSION_NOTE, inputSchema, outputSchema: figmaOutput, annotations: config.annotations },
+    {
+      name: config.name,
+      title: config.title,
+      description: config.description + SESSION_NOTE,
+      inputSchema,
+      outputSchema: figmaOutput,
+      annotations: config.annotations,
+      ...(config.ui ? { ui: config.ui } : {}),
+    },
     async (input: Record<string, unknown>, ctx: SignedInContext): Promise<FigmaResult | ErrorResult> => {
       const { sessionId, roomId, ...args } = input as { sessionId?: string; roomId?: string } & Record<string, unknown>;
       if (sessionId && roomId && sessionId !== roomId) throw invalidInput("sessionId and roomId name different rooms: pass only one");

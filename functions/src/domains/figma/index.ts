@@ -3,6 +3,7 @@
 // through routes.ts and posts results back. Which file a call reaches: sessions.ts (the seed's flow).
 import { defineDomain } from "../../mcp/define.js";
 import { pluginRoutes } from "./routes.js";
+import { DESIGN_VIEW } from "./views.js";
 import { applyStyle } from "./tools/apply_style.js";
 import { bindVariable } from "./tools/bind_variable.js";
 import { cloneNode } from "./tools/clone_node.js";
@@ -91,5 +92,6 @@ export default defineDomain({
     applyStyle,
     setAnnotations,
   ],
+  resources: [DESIGN_VIEW],
   routes: pluginRoutes,
 });

@@ -8,9 +8,12 @@ import { cloudBackend } from "./cloud.js";
 import { fotosServer, VISION_INSTRUCTIONS } from "./definition.js";
 import { localCaptureRoute } from "./routes/local-capture.js";
 import { uploadRoute } from "./routes/upload.js";
+import { SCREENSHOT_VIEW, withScreenshotView } from "./views.js";
 
 export default defineDomain({
   ...fotosServer,
+  tools: withScreenshotView(fotosServer.tools),
+  resources: [...fotosServer.resources, SCREENSHOT_VIEW],
   instructions: [
     "Screenshots of the signed-in user's own computer, taken by the Fotos desktop agent they paired with their account.",
     "take_screenshot {mode fullscreen|monitor|window, monitor_index, window_title, delay_ms} captures and returns the image (at most 1568 px a side) with its id;",

@@ -8,6 +8,7 @@ import { getRelatedChunks } from "./tools/get_related_chunks.js";
 import { getStats } from "./tools/get_stats.js";
 import { searchByMetadata } from "./tools/search_by_metadata.js";
 import { searchSemantic } from "./tools/search_semantic.js";
+import { RESULTS_VIEW } from "./views.js";
 
 export default defineDomain({
   name: "knowledge",
@@ -19,7 +20,7 @@ export default defineDomain({
     "Cite chunks by title, author and chunk_id. Read kxhub://chunk/{chunk_id} for a chunk's full Markdown.",
   ].join(" "),
   tools: [searchSemantic, searchByMetadata, getRelatedChunks, getStats],
-  resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource],
+  resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource, RESULTS_VIEW],
   prompts: [findInsightsAbout, authorDeepDive, tagExploration, relatedToChunk],
   async warmup() {
     // Load the embedding model before the first request (local model: ~0.2 s, then a few warm-up

@@ -4,8 +4,10 @@ import { defineDomain } from "../../mcp/define.js";
 import { renderPool } from "./core/pool.js";
 import { apiRoutes } from "./http/api.js";
 import { render } from "./tools/render.js";
+import { png } from "./tools/png.js";
 import { svg } from "./tools/svg.js";
 import { verify } from "./tools/verify.js";
+import { DIAGRAM_VIEW } from "./views.js";
 
 export default defineDomain({
   name: "mermaid",
@@ -16,7 +18,8 @@ export default defineDomain({
     "Then call render to show the diagram (you also get a PNG to check it), or svg when the user wants a file to download.",
     "Code is limited to 50,000 characters. A diagram whose SVG would be too large to return, or that does not finish rendering in time, is refused: split it into smaller ones.",
   ].join(" "),
-  tools: [verify, render, svg],
+  tools: [verify, render, svg, png],
+  resources: [DIAGRAM_VIEW],
   routes: apiRoutes,
   warmup: () => renderPool().start(),
   health: () => renderPool().health(),

@@ -11,6 +11,7 @@ import { decodeExportCursor, queryKey } from "../cursor.js";
 import { exportPage, RESULT_LIMIT_TEXT } from "../export.js";
 import { exportSchema, METRICS, uidArg, ZONES, type Metric } from "../schema.js";
 import { reportReader } from "../store.js";
+import { HISTORY_VIEW } from "../views.js";
 
 export const exportZoneHistory = tool(
   {
@@ -31,6 +32,7 @@ export const exportZoneHistory = tool(
     }),
     outputSchema: exportSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    ui: { resourceUri: HISTORY_VIEW.uri },
   },
   async (input, ctx) => {
     const from = input.from ? parseDateArg(input.from, "start") : null;

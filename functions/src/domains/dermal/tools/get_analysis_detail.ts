@@ -6,6 +6,7 @@ import { conflict, ToolError } from "../../../core/errors.js";
 import { readableSession } from "../access.js";
 import { analysisDetailSchema, idArg, METRICS, ZONES, type ZoneScores } from "../schema.js";
 import { getReport, previousReport } from "../store.js";
+import { REPORT_VIEW } from "../views.js";
 
 const delta = (now: number | null, before: number | null | undefined): number | null =>
   now === null || before === null || before === undefined ? null : Math.round((now - before) * 100) / 100;
@@ -24,6 +25,7 @@ export const getAnalysisDetail = tool(
     inputSchema: z.object({ sessionId: idArg("sessionId", "a session id as list_sessions returns it").describe("Session id, as list_sessions returns it") }),
     outputSchema: analysisDetailSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    ui: { resourceUri: REPORT_VIEW.uri },
   },
   async ({ sessionId }, ctx) => {
     const session = await readableSession(ctx, sessionId);

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { figmaTool, present } from "../figma-tool.js";
 import { cursorArg, nodeId, READ } from "../schema.js";
+import { DESIGN_VIEW } from "../views.js";
 
 export const getDesignContext = figmaTool({
   name: "get_design_context",
@@ -22,6 +23,7 @@ export const getDesignContext = figmaTool({
     cursor: cursorArg,
   },
   annotations: READ,
+  ui: { resourceUri: DESIGN_VIEW.uri },
   present(result, session) {
     if (result.format === "json") return present(result, session);
     // HTML: the markup and stylesheet as readable text, the rest as JSON.

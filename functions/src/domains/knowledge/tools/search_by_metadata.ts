@@ -5,6 +5,7 @@ import { invalidInput } from "../../../core/errors.js";
 import { storeFor } from "../store.js";
 import { filterFields, toFilters } from "../filters.js";
 import { resultItem, resultItems } from "../format.js";
+import { RESULTS_VIEW } from "../views.js";
 
 export const searchByMetadata = tool(
   {
@@ -21,6 +22,7 @@ export const searchByMetadata = tool(
       results: z.array(resultItem.extend({ category: z.string(), tags: z.array(z.string()), created_at: z.string() })),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    ui: { resourceUri: RESULTS_VIEW.uri },
   },
   async (input, ctx) => {
     if (!input.tags?.length && !input.author && !input.source) throw invalidInput("Give at least one of tags, author or source");

@@ -10,6 +10,7 @@ import { storeFor } from "../store.js";
 import { dateFields, filterFields, toFilters } from "../filters.js";
 import { resultItem, resultItems } from "../format.js";
 import { search, SEARCH_MODES } from "../search.js";
+import { RESULTS_VIEW } from "../views.js";
 
 const match = z.object({
   terms: z.array(z.string()).describe('Query words and "quoted phrases" found in this chunk (title, author, tags or text)'),
@@ -54,6 +55,7 @@ export const searchSemantic = tool(
     }),
     outputSchema: output,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    ui: { resourceUri: RESULTS_VIEW.uri },
   },
   async (input, ctx) => {
     const store = storeFor(ctx);

@@ -5,6 +5,7 @@ import { tool } from "../../../mcp/define.js";
 import { renderDiagram } from "../core/service.js";
 import { withFairUse } from "../fair-use.js";
 import { resultText } from "../result-text.js";
+import { DIAGRAM_VIEW } from "../views.js";
 import { annotations, renderInput, renderOutput } from "../schemas.js";
 
 export const render = tool(
@@ -16,6 +17,7 @@ export const render = tool(
     inputSchema: renderInput,
     outputSchema: renderOutput,
     annotations,
+    ui: { resourceUri: DIAGRAM_VIEW.uri },
   },
   async ({ code, theme, labels }, ctx) => {
     const out = await withFairUse(ctx, (signal) => renderDiagram(code, theme ?? "default", { png: true, labels, signal }));

@@ -4,6 +4,7 @@ import { tool } from "../../../mcp/define.js";
 import { exportFilename, renderDiagram } from "../core/service.js";
 import { withFairUse } from "../fair-use.js";
 import { resultText } from "../result-text.js";
+import { DIAGRAM_VIEW } from "../views.js";
 import { annotations, svgInput, svgOutput } from "../schemas.js";
 
 export const svg = tool(
@@ -15,6 +16,7 @@ export const svg = tool(
     inputSchema: svgInput,
     outputSchema: svgOutput,
     annotations,
+    ui: { resourceUri: DIAGRAM_VIEW.uri },
   },
   async ({ code, theme, labels }, ctx) => {
     const out = await withFairUse(ctx, (signal) => renderDiagram(code, theme ?? "default", { labels, signal }));
