@@ -5,7 +5,9 @@
 //    styles, variables in two modes, a component instance) as JSON and as HTML + CSS, beside (1);
 // 3. 20 concurrent commands across 5 rooms: each creates a uniquely named text layer; every file
 //    must end with exactly its own 4 layers, and no command may be left in Firestore;
-// 4. how long a tool waits on a plugin that died holding its command (target ≤ ~10 s).
+// 4. how long a tool waits on a plugin that died holding its command (target ≤ ~10 s);
+// 5. what an open, idle plugin holds at the function: the time one of its requests is in flight,
+//    per idle hour (on Cloud Run a held request bills its instance), before/after.
 // Plugins are real plugin processes (test/figma/plugin-process.ts) paired through the device flow.
 //
 // The Functions emulator serves one request per worker process and cold-starts a new process for
@@ -110,6 +112,28 @@ async function main(): Promise<void> {
   console.log(
     `plugin killed holding a command: the tool answered ${((performance.now() - died) / 1000).toFixed(1)} s later ` +
       `(${crashed.isError && /stopped responding/.test(textOf(crashed)) ? "stopped responding" : `unexpected: ${textOf(crashed).slice(0, 120)}`})  [target ≤ ~10 s]`,
+  );
+
+  // 5. An open plugin left idle: the time a request of it is held at the function, per idle hour.
+  const idle = await openPlugin(user, { fileName: "Bench idle" });
+  const IDLE_MS = 30_000;
+  const from = Date.now();
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  const to = Date.now();
+  idle.child.send({ type: "net" });
+  const net = (await idle.next((m) => m.type === "net")).requests as [number, number][];
+  // The union of in-flight intervals inside the window (overlapping requests bill the instance once).
+  let covered = 0;
+  let reach = from;
+  for (const [a, b] of net.map(([a, b]) => [Math.max(a, from), Math.min(b, to)] as const).filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0])) {
+    if (b <= reach) continue;
+    covered += b - Math.max(a, reach);
+    reach = b;
+  }
+  const perHour = (covered / (to - from)) * 3600;
+  console.log(
+    `an open, idle plugin (${IDLE_MS / 1000} s, ${net.filter(([a]) => a >= from).length} requests): a request held at the function ${((covered / (to - from)) * 100).toFixed(1)} % of the time = ` +
+      `${perHour.toFixed(0)} instance-seconds per idle hour (long-poll relay; after: a relay that waits in Firestore is not built yet)`,
   );
 
   await agent.close();

@@ -9,11 +9,11 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { RenderPool as Pool } from "../functions/src/domains/mermaid/core/pool.js";
-import type { RenderOutcome, VerifyOutcome, WarmupTimings } from "../functions/src/domains/mermaid/core/protocol.js";
+import type { RenderPool as Pool } from "../functions/src/platform/mermaid/pool.js";
+import type { RenderOutcome, VerifyOutcome, WarmupTimings } from "../functions/src/platform/mermaid/protocol.js";
 
-const LIB_POOL = join(import.meta.dirname, "../functions/lib/domains/mermaid/core/pool.js");
-const { RenderPool } = (await import(existsSync(LIB_POOL) ? pathToFileURL(LIB_POOL).href : "../functions/src/domains/mermaid/core/pool.js")) as {
+const LIB_POOL = join(import.meta.dirname, "../functions/lib/platform/mermaid/pool.js");
+const { RenderPool } = (await import(existsSync(LIB_POOL) ? pathToFileURL(LIB_POOL).href : "../functions/src/platform/mermaid/pool.js")) as {
   RenderPool: typeof Pool;
 };
 const TARGETS = { coldMs: 1500, warmMs: 120, ratio: 10, pngMs: 220, rssMb: 300, viewBoxWithin: 41 };

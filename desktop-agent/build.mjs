@@ -7,17 +7,27 @@
 // clients. The fonts text annotations need are copied beside the bundle (dist/fonts).
 // Server-only packages (firebase-admin, firebase-functions) must never be reached from here: the
 // build fails, naming the import, if one is.
+//   node build.mjs                                  the npm package's dist/
+//   node build.mjs --self-contained --outdir <dir>  for the Claude Desktop bundle and the single
+//     executables (scripts/release/package.ts): every dependency that can be inlined is inlined, only
+//     RUNTIME_PACKAGES stay outside; <dir>/runtime-packages.json names them for the packager.
 import { build } from "esbuild";
-import { cp, mkdir, readFile, rm } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
-const outdir = join(root, "dist");
+const args = process.argv.slice(2);
+const selfContained = args.includes("--self-contained");
+const outdir = args.includes("--outdir") ? resolve(args[args.indexOf("--outdir") + 1]) : join(root, "dist");
 
-// Everything the package lists as a dependency is loaded from node_modules at run time.
-const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})];
+// Packages that cannot live inside a bundle: native code (sharp's libvips), their own worker
+// script and data files (tesseract.js and its language data), helper scripts and binaries
+// (screenshot-desktop, systray2).
+const RUNTIME_PACKAGES = ["sharp", "tesseract.js", "@tesseract.js-data/eng", "@tesseract.js-data/deu", "@tesseract.js-data/jpn", "screenshot-desktop", "systray2"];
+// The npm package loads every dependency it lists from node_modules at run time.
+const external = selfContained ? RUNTIME_PACKAGES : [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})];
 // Cloud-only engines the local code never selects (the function's Cloud Vision OCR).
 const unused = ["@google-cloud/vision"];
 const serverOnly = /^(firebase-admin|firebase-functions|@google-cloud\/(firestore|storage))(\/|$)/;
@@ -68,3 +78,5 @@ await build({
 const fonts = join(root, "../functions/assets/fonts");
 await mkdir(join(outdir, "fonts"), { recursive: true });
 for (const f of ["LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf", "LICENSE-LiberationSans.txt"]) await cp(join(fonts, f), join(outdir, "fonts", f));
+// Some are loaded through createRequire or by a computed name, out of esbuild's sight: all are listed.
+if (selfContained) await writeFile(join(outdir, "runtime-packages.json"), JSON.stringify(RUNTIME_PACKAGES, null, 2) + "\n");

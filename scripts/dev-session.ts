@@ -7,7 +7,8 @@ import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { FOTOS_BUNDLE_FILE, installLinks } from "../functions/src/contracts/install-links.js";
 import { DEMO_PASSWORD, DEMO_USERS } from "./demo/users.js";
 import { DOMAINS } from "./domains.js";
 import { serveLocally } from "./emulator/local.js";
@@ -93,11 +94,30 @@ function connectGuide(): string {
     ),
   };
   const fence = (lang: string, text: string) => `\`\`\`${lang}\n${text}\n\`\`\`\n`;
+  // The same links the oauth function's /connect page shows (contracts/install-links.ts); the
+  // extension is what `npm run package` builds.
+  const bundle = `${ROOT}dist/${FOTOS_BUNDLE_FILE}`;
+  const links = served.map((s) => installLinks({ name: s.name, title: s.name, url: s.url }, { bundleDownload: pathToFileURL(bundle).href }));
+  const oneClick = links.flatMap((l) => [
+    `### ${l.name}`,
+    "",
+    `- [Add to Cursor](${l.cursor})`,
+    `- [Add to VS Code](${l.vscode})`,
+    `- Claude Code: \`${l.claudeCode}\``,
+    `- claude.ai / Claude Desktop custom connector URL: ${l.connectorUrl}`,
+    ...(l.desktopBundle
+      ? [`- Claude Desktop extension: ${l.desktopBundle.download} (\`npm run package\` builds it${existsSync(bundle) ? "" : "; not built yet"}); enter ${l.desktopBundle.fotosUrlField} as "Fotos function URL"`]
+      : []),
+    "",
+  ]);
   return [
     "# Connecting to `npm start`'s MCP servers",
     "",
     `Written by npm start; the ID token below is alice's (${DEMO_USERS.alice.email}, password ${DEMO_PASSWORD}) and is valid for one hour: \`npm run -s token -- alice\` prints a fresh one (bob, carol, dave too).`,
     "",
+    `## One click (also on ${oauth}/connect)`,
+    "",
+    ...oneClick,
     "## Claude Code, signing in with OAuth (run, then /mcp → Authenticate)",
     fence("sh", served.map((s) => `claude mcp add --transport http ${s.name} ${s.url}`).join("\n")),
     "## Claude Code with a token instead of OAuth",

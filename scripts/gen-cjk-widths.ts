@@ -1,4 +1,4 @@
-/// <reference path="../functions/src/domains/mermaid/core/opentype.d.ts" />
+/// <reference path="../functions/src/platform/mermaid/opentype.d.ts" />
 // Generates functions/assets/fonts/cjk-widths.json: advance widths of CJK characters in the fonts
 // Chromium falls back to on Debian when Liberation Sans has no glyph (fontconfig's choice for
 // sans-serif: IPAGothic for kana, kanji and full-width forms; Droid Sans Fallback for Hangul and

@@ -1,4 +1,4 @@
-/// <reference path="../functions/src/domains/mermaid/core/opentype.d.ts" />
+/// <reference path="../functions/src/platform/mermaid/opentype.d.ts" />
 // Generates functions/assets/fonts/metrics-*.json from the TTFs next to them: what text measurement
 // needs (character → glyph, advance widths, kerning pairs, ascent/descent, how far glyphs reach
 // below the baseline), so a render worker starts without parsing four fonts with opentype.js

@@ -25,6 +25,9 @@ import {
 import { annotationCommands } from "./annotations.js";
 import { componentCommands } from "./components.js";
 import { designCommands } from "./design-context.js";
+import { figjamCommands } from "./figjam.js";
+import { diagramCommands } from "./diagram.js";
+import { editCommands } from "./edits.js";
 import { metadataCommands } from "./outline.js";
 import { styleCommands } from "./bindings.js";
 import { variableCommands } from "./variables.js";
@@ -333,6 +336,9 @@ export const commands: Record<string, Handler> = {
   ...componentCommands,
   ...styleCommands,
   ...annotationCommands,
+  ...figjamCommands,
+  ...diagramCommands,
+  ...editCommands,
 };
 
 /** Runs one relayed command; never throws (a failure is an answer too). */
@@ -340,7 +346,11 @@ export async function runCommand(tool: string, args: unknown): Promise<PluginAns
   const handler = Object.prototype.hasOwnProperty.call(commands, tool) ? commands[tool] : undefined;
   if (!handler) return { ok: false, error: { code: "unsupported", message: `This version of the MCP Bridge plugin does not know the command ${tool}: update the plugin` } };
   try {
-    return { ok: true, result: await handler((args ?? {}) as Args) };
+    const result = await handler((args ?? {}) as Args);
+    // Each edit is one step in the file's undo history (Figma otherwise merges a plugin's edits);
+    // reads are the get_/scan_/export_ commands.
+    if (!/^(get|scan|export)_/.test(tool)) figma.commitUndo();
+    return { ok: true, result };
   } catch (err) {
     if (err instanceof CommandError) return { ok: false, error: { code: err.code, message: err.message } };
     const message = err instanceof Error ? err.message : String(err);

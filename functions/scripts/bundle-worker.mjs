@@ -1,6 +1,6 @@
-// Bundles the mermaid render worker (lib/domains/mermaid/core/worker.js and everything it loads:
+// Bundles the mermaid render worker (lib/platform/mermaid/worker.js and everything it loads:
 // jsdom, mermaid with all its diagram modules, ELK, DOMPurify, css-tree) into
-// lib/domains/mermaid/bundle/: worker.mjs (the entry: jsdom, mermaid's core, our code) and one
+// lib/platform/mermaid-bundle/: worker.mjs (the entry: jsdom, mermaid's core, our code) and one
 // file per module mermaid imports lazily (a diagram type, its layout), so a cold worker reads a
 // handful of files instead of ~2,500 modules and the diagram types it never draws cost nothing.
 // The pool starts it when running from lib. The folder sits at the depth of core/, so paths
@@ -13,10 +13,10 @@ import { readFile, rm } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const core = join(root, "lib/domains/mermaid/core");
+const core = join(root, "lib/platform/mermaid");
 const { patchMermaidSource, SIGNATURE } = await import(pathToFileURL(join(core, "mermaid-patch.js")).href);
 
-const outdir = join(root, "lib/domains/mermaid/bundle");
+const outdir = join(root, "lib/platform/mermaid-bundle");
 await rm(outdir, { recursive: true, force: true }); // no stale chunks from an earlier build
 let patchedModules = 0;
 const result = await build({

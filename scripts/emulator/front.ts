@@ -17,6 +17,8 @@ import type { ServingProfile } from "../../functions/src/http/capacity.js";
 
 /** How long a request past one instance's concurrency may wait for it before the busy answer. */
 const FRONT_WAIT_MS = 10_000;
+/** What a call is told while a function's instance is down (Retry-After). */
+const RESTART_RETRY_SECONDS = 2;
 
 /** The front's bound for a function: what Cloud Run sends one instance, and as many waiting. */
 export function frontBound(profile: ServingProfile): GateOptions {
@@ -124,7 +126,9 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     forward.on("error", () => {
       const answered = done;
       finish();
-      if (!answered && !gone.signal.aborted) send(req, res, failure(502, `Could not reach the ${fn} function's local instance; is npm start still running? Retry in a few seconds.`));
+      // Its process is being started again (instances.ts), as Cloud Run replaces an instance.
+      const down = failure(503, `The ${fn} function's local instance is not answering (it stopped and is being started again; its log says why). Retry after ${RESTART_RETRY_SECONDS} s.`);
+      if (!answered && !gone.signal.aborted) send(req, res, { ...down, headers: { ...down.headers, "retry-after": String(RESTART_RETRY_SECONDS) } });
     });
     // The client left (before or after its body): the function's request is closed too.
     gone.signal.addEventListener("abort", () => {

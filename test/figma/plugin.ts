@@ -10,6 +10,10 @@ export interface PluginOptions {
   figmaUserId?: string;
   figmaUserName?: string;
   fileName?: string;
+  /** What figma.fileKey gives (Figma gives it only to some plugins; unset by default). */
+  fileKey?: string;
+  /** "figjam": the file is a FigJam board (fake-figma.ts's board). */
+  editorType?: "figma" | "figjam";
   keepaliveSeconds?: number;
   dieOnTool?: string;
   hangOnTool?: string;
@@ -49,6 +53,8 @@ export async function startPlugin(opts: PluginOptions): Promise<PluginProcess> {
       FIGMA_USER_ID: opts.figmaUserId ?? "1001",
       FIGMA_USER_NAME: opts.figmaUserName ?? "Ada",
       FIGMA_FILE_NAME: opts.fileName ?? "Landing page",
+      ...(opts.fileKey ? { FIGMA_FILE_KEY: opts.fileKey } : {}),
+      ...(opts.editorType ? { FIGMA_EDITOR_TYPE: opts.editorType } : {}),
       KEEPALIVE_SECONDS: String(opts.keepaliveSeconds ?? 4),
       ...(opts.dieOnTool ? { DIE_ON_TOOL: opts.dieOnTool } : {}),
       ...(opts.hangOnTool ? { HANG_ON_TOOL: opts.hangOnTool } : {}),

@@ -40,6 +40,9 @@ describe("tools/list", () => {
       "set_padding", "set_axis_align", "set_item_spacing", "move_node", "resize_node", "clone_node", "delete_node",
       "delete_multiple_nodes", "create_component_instance", "get_design_context", "get_variable_defs", "get_metadata",
       "get_component_properties", "set_instance_properties", "bind_variable", "apply_style", "get_annotations", "set_annotations",
+      "get_board", "create_sticky", "create_shape_with_text", "create_connector", "create_section", "create_diagram",
+      "create_page", "set_sizing", "set_effects", "set_image_fill", "group_nodes", "ungroup_node", "boolean_operation",
+      "create_component_from_node", "create_variable_collection", "create_variable", "create_paint_style", "create_text_style", "set_reactions",
     ];
     expect([...byName.keys()].sort()).toEqual([...expected].sort());
     for (const t of tools.filter((t) => t.name !== "list_sessions")) {
@@ -247,7 +250,9 @@ describe("errors the agent can act on", () => {
   test("invalid arguments never reach the plugin", async () => {
     const before = plugin.messages.filter((m) => m.type === "command").length;
     const r = await callTool(agent, "set_fill_color", { nodeId: "frame one", r: 2, g: 0, b: 0 });
-    expect(textOf(r)).toBe('Error: Invalid input: nodeId must be a Figma node id such as "12:34" (as get_selection or get_document_info return it); r must be at most 1 (400)');
+    expect(textOf(r)).toBe(
+      'Error: Invalid input: nodeId must be a Figma node id such as "12:34" (as get_selection or get_document_info return it) or a Figma link to the layer (https://www.figma.com/design/…?node-id=12-34); r must be at most 1 (400)',
+    );
     expect(plugin.messages.filter((m) => m.type === "command").length).toBe(before);
   });
 });

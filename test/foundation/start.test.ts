@@ -69,6 +69,18 @@ test("it prints every served domain's URL, at the front, on one screen; the conf
   expect(connectGuide()).toContain(`claude mcp add --transport http mermaid ${printedUrl("mermaid")}`);
 });
 
+test("the configs file has each served function's one-click install links, for the URLs it printed", () => {
+  const guide = connectGuide();
+  for (const domain of ["dermal", "knowledge", "mermaid", "figma", "fotos"]) {
+    const cursor = new URL(new RegExp(`\\[Add to Cursor\\]\\((cursor://[^)]*name=${domain}&[^)]*)\\)`).exec(guide)![1]!);
+    expect(JSON.parse(Buffer.from(cursor.searchParams.get("config")!, "base64").toString())).toEqual({ url: printedUrl(domain) });
+    const vscode = new RegExp(`\\[Add to VS Code\\]\\(vscode:mcp/install\\?([^)]*${domain}[^)]*)\\)`).exec(guide)![1]!;
+    expect(JSON.parse(decodeURIComponent(vscode))).toEqual({ name: domain, type: "http", url: printedUrl(domain) });
+  }
+  expect(guide).toMatch(/Claude Desktop extension: file:\/\/\S+\/dist\/fotos-mcp\.mcpb/);
+  expect(guide).toContain(`enter ${printedUrl("fotos")} as "Fotos function URL"`);
+});
+
 test("8 concurrent tools/list calls to every printed MCP URL all answer 200 with the domain's tools", async () => {
   const token = readFileSync(join(LOCAL, "token"), "utf8").trim();
   for (const domain of MCP_FUNCTIONS) {

@@ -15,7 +15,7 @@ beforeAll(async () => {
   process.env.MERMAID_MCP_LIMIT = "3";
   process.env.MERMAID_QUEUE_MAX = "1";
   ({ verify } = await import("../../functions/src/domains/mermaid/tools/verify.js"));
-  const { renderPool } = await import("../../functions/src/domains/mermaid/core/pool.js");
+  const { renderPool } = await import("../../functions/src/platform/mermaid/pool.js");
   closePool = () => renderPool().close();
 });
 afterAll(() => closePool?.());

@@ -10,12 +10,12 @@ import { ToolError } from "../../functions/src/core/errors.js";
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
 let verify: typeof import("../../functions/src/domains/mermaid/tools/verify.js").verify;
 
-let renderPool: typeof import("../../functions/src/domains/mermaid/core/pool.js").renderPool;
+let renderPool: typeof import("../../functions/src/platform/mermaid/pool.js").renderPool;
 
 beforeAll(async () => {
   process.env.MERMAID_MCP_LIMIT = "3";
   ({ verify } = await import("../../functions/src/domains/mermaid/tools/verify.js"));
-  ({ renderPool } = await import("../../functions/src/domains/mermaid/core/pool.js"));
+  ({ renderPool } = await import("../../functions/src/platform/mermaid/pool.js"));
 });
 afterAll(() => renderPool().close());
 

@@ -3,7 +3,7 @@
 // worker that cannot start is retried with backoff and callers are refused quickly, not queued.
 // Timeouts here are upper bounds for the test runner only: the assertions are about order and state.
 import { afterEach, expect, test } from "vitest";
-import { CANCELLED_MESSAGE, RenderPool, START_FAILED_MESSAGE } from "../../functions/src/domains/mermaid/core/pool.js";
+import { CANCELLED_MESSAGE, RenderPool, START_FAILED_MESSAGE } from "../../functions/src/platform/mermaid/pool.js";
 import type { Logger } from "../../functions/src/core/log.js";
 import { ToolError } from "../../functions/src/core/errors.js";
 

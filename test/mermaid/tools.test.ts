@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { callTool, connect, textOf, type Era } from "../support/mcp.js";
 import { corpus, EXTRA_TYPES, onePerType, parseSvgFile } from "./corpus.js";
-import { MAX_SVG_CHARS } from "../../functions/src/domains/mermaid/core/protocol.js";
+import { MAX_SVG_CHARS } from "../../functions/src/platform/mermaid/protocol.js";
 import { MAX_RESULT_TEXT } from "../../functions/src/mcp/content.js";
 
 const clients: Client[] = [];

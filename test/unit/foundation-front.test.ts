@@ -216,10 +216,13 @@ test("a path that names no served function gets a 404 sentence listing the funct
   expect(upstream.held).toHaveLength(0);
 });
 
-test("the instance gone: 502 with what to do, no stack", async () => {
+test("the instance gone (being started again): 503 with Retry-After and what happened, no stack", async () => {
   const { upstream, url } = await setup({ maxInFlight: 1, maxWaitMs: 1_000 });
   await new Promise<void>((r) => upstream.server.close(() => r()));
   const res = await post(url, "x");
-  expect(res.status).toBe(502);
-  expect(((await res.json()) as { error: { message: string } }).error.message).toBe("Could not reach the dermal function's local instance; is npm start still running? Retry in a few seconds.");
+  expect(res.status).toBe(503);
+  expect(res.headers.get("retry-after")).toBe("2");
+  expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+    "The dermal function's local instance is not answering (it stopped and is being started again; its log says why). Retry after 2 s.",
+  );
 });

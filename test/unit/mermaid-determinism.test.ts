@@ -3,9 +3,9 @@
 // `actorN`, class `classId-…-N`, sankey `node-N`; core/ids.ts renumbers them). Real render
 // workers, no emulator.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { RenderPool } from "../../functions/src/domains/mermaid/core/pool.js";
-import type { RenderOutcome } from "../../functions/src/domains/mermaid/core/protocol.js";
-import { canonicaliseIds, counterIdMap } from "../../functions/src/domains/mermaid/core/ids.js";
+import { RenderPool } from "../../functions/src/platform/mermaid/pool.js";
+import type { RenderOutcome } from "../../functions/src/platform/mermaid/protocol.js";
+import { canonicaliseIds, counterIdMap } from "../../functions/src/platform/mermaid/ids.js";
 import { corpus, EXTRA_TYPES, parseSvgFile, unsafeParts } from "../mermaid/corpus.js";
 import type { Logger } from "../../functions/src/core/log.js";
 

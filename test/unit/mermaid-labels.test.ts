@@ -4,9 +4,9 @@
 // foreignObject; the PNG is exactly the picture resvg draws of the text one (so the model checks
 // the diagram the user gets). Runs on the render pool itself (no emulator needed).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { RenderPool } from "../../functions/src/domains/mermaid/core/pool.js";
-import type { RenderOutcome } from "../../functions/src/domains/mermaid/core/protocol.js";
-import { rasterize } from "../../functions/src/domains/mermaid/core/raster.js";
+import { RenderPool } from "../../functions/src/platform/mermaid/pool.js";
+import type { RenderOutcome } from "../../functions/src/platform/mermaid/protocol.js";
+import { rasterize } from "../../functions/src/platform/mermaid/raster.js";
 import { corpus, escapingParts, parseSvgFile } from "../mermaid/corpus.js";
 
 let pool: RenderPool;

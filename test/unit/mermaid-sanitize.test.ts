@@ -1,7 +1,7 @@
 // The sanitizer's CSS and XML rules on their own (the end-to-end security tests run the same
 // inputs through the served function): CSS parsed (css-tree) and allow-listed, never pattern-patched.
 import { describe, expect, test } from "vitest";
-import { cleanCss, cleanStyleAttr, isXmlAttrName, xmlChars } from "../../functions/src/domains/mermaid/core/sanitize.js";
+import { cleanCss, cleanStyleAttr, isXmlAttrName, xmlChars } from "../../functions/src/platform/mermaid/sanitize.js";
 
 // What could load or run something (an inert leftover such as "75rl(http:…)" after an escape is removed loads nothing).
 const EXTERNAL = /url\s*\(\s*['"]?(?!#)|image-set|image\(|cross-fade|@import|expression\(|src\(/i;

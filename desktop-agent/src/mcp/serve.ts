@@ -14,6 +14,7 @@ import { AGENT_VERSION } from "../version.js";
 import { Bridge, bridgedDomain } from "./bridge.js";
 import { localBackend } from "./local-backend.js";
 import { LocalStore } from "./local-store.js";
+import { PairOnUse } from "./pair-on-use.js";
 
 export interface ServeOptions {
   /** --standalone: never contact the function. */
@@ -28,10 +29,15 @@ const CAPTURE_INSTRUCTIONS =
   "take_screenshot {mode fullscreen|monitor|window, monitor_index, window_title, delay_ms} captures this computer's screen and returns the image (at most 1568 px a side) with its id; " +
   "the full-resolution PNG is at screenshots://{id}. list_screenshots {limit} and screenshots://recent list recent screenshots, newest first. settings://current holds the settings.";
 
-/** Chooses the mode: standalone unless paired for MCP and (when not forced) the function answers. */
-async function chooseMode(opts: ServeOptions): Promise<{ mode: "standalone"; reason: string } | { mode: "bridged"; bridge: Bridge }> {
+/**
+ * Chooses the mode: standalone unless paired for MCP and (when not forced) the function answers.
+ * FOTOS_SERVER (the extension's fotos URL) without a pairing for it: bridged, pairing on first use.
+ */
+async function chooseMode(opts: ServeOptions): Promise<{ mode: "standalone"; reason: string } | { mode: "bridged"; bridge: Bridge } | { mode: "pairing"; pairing: PairOnUse }> {
   if (opts.standalone) return { mode: "standalone", reason: "--standalone" };
   const creds = loadCredentials(mcpCredentialsPath());
+  const server = process.env.FOTOS_SERVER?.trim().replace(/\/+$/, "");
+  if (server && creds?.server.replace(/\/+$/, "") !== server) return { mode: "pairing", pairing: new PairOnUse(server, (line) => log.info("pairing", { message: line })) };
   if (!creds) {
     if (opts.bridged) throw new Error(`--bridged needs a pairing first: run \`fotos-agent mcp pair --server <fotos URL>\` (no ${mcpCredentialsPath()})`);
     return { mode: "standalone", reason: "not paired (fotos-agent mcp pair --server <fotos URL> bridges it to your fotos function)" };
@@ -48,7 +54,12 @@ export async function serveMcp(opts: ServeOptions = {}): Promise<void> {
   let backend: BackendFactory;
   let ocr: TesseractOcr | undefined;
   let where: string;
-  if (choice.mode === "bridged") {
+  if (choice.mode === "pairing") {
+    backend = () => choice.pairing.backend();
+    members = choice.pairing.domain();
+    where = `Bridged to your fotos function at ${choice.pairing.server} once this computer is paired (the first call says which code to confirm): screenshots are stored there; captures are taken on this computer.`;
+    log.info("pairing on first use", { server: choice.pairing.server });
+  } else if (choice.mode === "bridged") {
     backend = () => choice.bridge.backend();
     members = bridgedDomain(choice.bridge);
     where = `Bridged to your fotos function at ${choice.bridge.url}: screenshots are stored there (the same history as its MCP URL); captures are taken on this computer.`;

@@ -7,6 +7,7 @@
 import { getAuth, type DecodedIdToken } from "firebase-admin/auth";
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import { ToolError } from "../core/errors.js";
+import { DependencyUnavailable } from "../platform/deadline.js";
 import { adminApp } from "../platform/firebase.js";
 import { accountState } from "./accounts.js";
 import type { Caller } from "./caller.js";
@@ -44,6 +45,7 @@ export class CallerVerifier implements OAuthTokenVerifier {
     } catch (err) {
       if (err instanceof OAuthError) throw err;
       if (err instanceof ToolError && err.kind === "unauthenticated") throw refuse(err.message);
+      if (err instanceof DependencyUnavailable) throw new OAuthError(OAuthErrorCode.TemporarilyUnavailable, err.message);
       // Firestore or Auth unreachable: a temporary failure on our side, not a bad token (clients
       // that got "invalid_token" would throw their tokens away and make the person sign in again).
       throw new OAuthError(OAuthErrorCode.TemporarilyUnavailable, "Sign-in could not be checked right now: try again in a few seconds");

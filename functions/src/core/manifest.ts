@@ -99,11 +99,11 @@ export const FUNCTIONS = {
     scopes: { figma: "Read and edit the Figma files you open with the paired plugin" },
     serving: {
       concurrency: 80,
-      memory: "512MiB",
+      memory: "1GiB",
       timeoutSeconds: 120,
       maxInstances: 10,
       gate: { maxInFlight: 80, maxWaitMs: 0, retryAfterSeconds: 2 },
-      why: "Mostly idle waits (plugin polls held ~25 s, tools waiting up to FIGMA_COMMAND_TIMEOUT_MS for the plugin): a held request costs no CPU.",
+      why: "Mostly idle waits (plugin polls held ~25 s, tools waiting up to FIGMA_COMMAND_TIMEOUT_MS for the plugin): a held request costs no CPU. 1 GiB: create_diagram lays diagrams out in the Mermaid engine's worker (heap up to ~260 MB) beside the relay.",
     },
   },
   // The OAuth 2.1 authorization server (sign-in, consent, device pairing); serves no MCP.

@@ -18,6 +18,8 @@ import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
 import { corsHeaders, hostAllowed, originAllowed } from "./origin.js";
 import { gateFor, sharesFor } from "./capacity.js";
 import { claimShare, type PersonShares } from "./share.js";
+import { manifestOf } from "../core/manifest.js";
+import { DEPENDENCY_RETRY_AFTER_SECONDS, dependencyTrouble, probeTrouble, withRequestDeadline } from "../platform/deadline.js";
 import { refuseDeepJson, warmUp, withinGate } from "./guards.js";
 import { refuseInvalidParams } from "./initialize.js";
 import type { HttpReply } from "./route.js";
@@ -62,7 +64,9 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
     try {
       // An uptime check never waits in the gate: it must answer while the instance is loaded (and
       // says "ok" then: busy is not broken).
-      await (isHealthCheck(req) ? serve() : withinGate(gate, name, res, scope.signal, serve));
+      // Every dependency call of the request is bounded by its function's timeout (platform/deadline.ts).
+      const bounded = () => withRequestDeadline({ timeoutSeconds: manifestOf(name)?.serving.timeoutSeconds ?? 60, signal: scope.signal, log: scope.log }, serve);
+      await (isHealthCheck(req) ? serve() : withinGate(gate, name, res, scope.signal, bounded));
     } catch (err) {
       scope.log.error("request failed", { err, path: req.path });
       if (!res.headersSent) sendJsonRpcError(res, 500, -32603, `${INTERNAL_ERROR_TEXT} (request id ${scope.requestId}).`);
@@ -141,6 +145,12 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
     const health = domain.health?.() ?? { ok: true };
     const base = { domain: domain.name, version: PACKAGE_VERSION, access: describeAccess(mcp?.access ?? OPEN), mcp: !!mcp };
     if (!health.ok) return sendJson(res, 503, { status: "unavailable", reason: health.reason, ...base }, { "retry-after": "5" });
+    await probeTrouble(log);
+    const troubled = dependencyTrouble();
+    if (troubled.length) {
+      const reason = troubled.map((t) => t.reason).join("; ");
+      return sendJson(res, 503, { status: "degraded", reason, dependencies: troubled, ...base }, { "retry-after": String(DEPENDENCY_RETRY_AFTER_SECONDS) });
+    }
     return sendJson(res, 200, { status: "ok", ...base });
   }
 
@@ -230,7 +240,7 @@ async function authenticate(
     return { ok: true, caller: verifier.caller };
   } catch (err) {
     if (err instanceof OAuthError && err.code === OAuthErrorCode.TemporarilyUnavailable) {
-      return { ok: false, status: 503, message: `Error: ${err.message} (503)`, headers: { "retry-after": "5" } };
+      return { ok: false, status: 503, message: `Error: ${err.message} (503)`, headers: { "retry-after": String(DEPENDENCY_RETRY_AFTER_SECONDS) } };
     }
     // The SDK builds the status and WWW-Authenticate header; the body stays a JSON-RPC error with
     // our one-sentence text, which MCP clients show to the user (the SDK's body is OAuth JSON).

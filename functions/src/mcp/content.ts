@@ -4,11 +4,13 @@ import type { CallToolResult, ContentBlock, ImageContent } from "@modelcontextpr
 import { envNumber } from "../core/env.js";
 import { tooLarge } from "../core/errors.js";
 import { DECODE_LIMIT } from "../core/pixels.js";
+import { MAX_IMAGE_SIDE } from "../core/images.js";
+
+export { MAX_IMAGE_SIDE };
 
 /** Characters of text one result may carry before it is cut (about 25k tokens). */
 export const MAX_RESULT_TEXT = envNumber("MCP_MAX_RESULT_CHARS", 100_000, { min: 1000 });
-/** Longest image side we hand to a model, and the most bytes. */
-export const MAX_IMAGE_SIDE = 1568;
+/** The most image bytes we hand to a model (the longest side: core/images.ts). */
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 
 /** Bytes of a whole serialized result (text, structuredContent, images) clients accept: Claude

@@ -11,6 +11,8 @@
 // 2 s (then 4 s, … if attempts are raised). Anything else fails at once with a clear sentence.
 // GOOGLE_VERTEX_BASE_URL (honoured by @google/genai) points the client elsewhere, e.g. tests.
 import { GoogleGenAI, type GoogleGenAIOptions } from "@google/genai";
+import { ToolError } from "../core/errors.js";
+import { BUDGETS, callDependency } from "./deadline.js";
 import { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type EmbedTask } from "./embedder.js";
 
 export const VERTEX_MODEL = "gemini-embedding-001";
@@ -141,11 +143,13 @@ export class VertexEmbedder implements Embedder {
     let lastMessage = "";
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
       try {
-        const response = await this.client.models.embedContent({
-          model: VERTEX_MODEL,
-          contents: batch.map((t) => t || " "),
-          config: { taskType: task === "query" ? "RETRIEVAL_QUERY" : "RETRIEVAL_DOCUMENT", outputDimensionality: EMBEDDING_DIMENSIONS },
-        });
+        const response = await callDependency(BUDGETS.vertex, (abortSignal) =>
+          this.client.models.embedContent({
+            model: VERTEX_MODEL,
+            contents: batch.map((t) => t || " "),
+            config: { taskType: task === "query" ? "RETRIEVAL_QUERY" : "RETRIEVAL_DOCUMENT", outputDimensionality: EMBEDDING_DIMENSIONS, abortSignal },
+          }),
+        );
         const embeddings = response.embeddings ?? [];
         const bad = embeddings.length !== batch.length ? undefined : embeddings.find((e) => e.values?.length !== EMBEDDING_DIMENSIONS);
         if (embeddings.length !== batch.length || bad) {
@@ -154,7 +158,7 @@ export class VertexEmbedder implements Embedder {
         }
         return embeddings.map((e) => normalize(e.values!));
       } catch (err) {
-        if (err instanceof EmbeddingError) throw err;
+        if (err instanceof EmbeddingError || err instanceof ToolError) throw err;
         const status = statusOf(err);
         lastStatus = status;
         lastMessage = messageOf(err);

@@ -3,6 +3,7 @@
 import { getApps, initializeApp, type App } from "firebase-admin/app";
 import { getFirestore, type Firestore, type WriteBatch } from "firebase-admin/firestore";
 import { isDeployed } from "../core/where.js";
+import { instrumentFirestore } from "./firestore-deadlines.js";
 
 export function adminApp(): App {
   return getApps()[0] ?? (assertNotEmulatedInProduction(), initializeApp());
@@ -25,6 +26,7 @@ export function firestore(): Firestore {
   if (!db) {
     db = getFirestore(adminApp());
     db.settings({ ignoreUndefinedProperties: true });
+    instrumentFirestore(db);
   }
   return db;
 }

@@ -5,7 +5,8 @@
 // endpoint is a local stand-in and gets a fixed token instead of Application Default Credentials.
 import vision from "@google-cloud/vision";
 import { OAuth2Client } from "google-auth-library";
-import { unavailable } from "../core/errors.js";
+import { ToolError, unavailable } from "../core/errors.js";
+import { BUDGETS, callDependency } from "./deadline.js";
 import { joinLines, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr-result.js";
 import { DECODE_LIMIT } from "../core/pixels.js";
 
@@ -57,13 +58,13 @@ export class VisionOcr implements OcrEngine {
     let annotation: Annotation | null | undefined;
     const { content, scale } = await fitForVision(png);
     try {
-      const [response] = await this.client.documentTextDetection({
-        image: { content: content.toString("base64") },
-        imageContext: { languageHints: [HINTS[language]] },
-      });
+      const [response] = await callDependency(BUDGETS.vision, () =>
+        this.client.documentTextDetection({ image: { content: content.toString("base64") }, imageContext: { languageHints: [HINTS[language]] } }),
+      );
       if (response.error?.message) throw new Error(response.error.message);
       annotation = response.fullTextAnnotation as Annotation | null | undefined;
     } catch (err) {
+      if (err instanceof ToolError) throw err;
       console.error("Cloud Vision OCR failed:", (err as Error).message);
       throw unavailable("Text recognition (Cloud Vision) failed; try again in a moment");
     }

@@ -23,6 +23,7 @@
 import { createHash } from "node:crypto";
 import { isIPv6 } from "node:net";
 import { FieldValue, Timestamp } from "firebase-admin/firestore";
+import { DependencyUnavailable } from "./deadline.js";
 import { firestore } from "./firebase.js";
 
 export interface RateLimitOptions {
@@ -205,8 +206,9 @@ function msUntilAllowed(counts: { current: number; previous: number }, elapsedMs
   return Math.max(0, waitMs);
 }
 
-/** Whether a failure means Firestore could not be reached (as opposed to a bug or a refusal). */
+/** Whether a failure means Firestore could not be reached or did not answer in time (as opposed to a bug or a refusal). */
 export function firestoreUnreachable(err: unknown): boolean {
+  if (err instanceof DependencyUnavailable) return err.dependency === "firestore";
   const code = (err as { code?: unknown } | null)?.code;
   return code === GRPC_DEADLINE_EXCEEDED || code === GRPC_UNAVAILABLE;
 }

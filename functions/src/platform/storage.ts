@@ -1,6 +1,7 @@
 // Cloud Storage through the Admin SDK (rules do not apply; callers check who is asking). Locally
 // the SDK talks to the Storage emulator (FIREBASE_STORAGE_EMULATOR_HOST, set by the emulator suite).
 import { getStorage } from "firebase-admin/storage";
+import { BUDGETS, callDependency } from "./deadline.js";
 import { adminApp } from "./firebase.js";
 
 /** The bucket: STORAGE_BUCKET, else the project's default bucket (FIREBASE_CONFIG), else `<project>.appspot.com`. */
@@ -25,13 +26,13 @@ export function bucket(): Bucket {
 
 /** Writes one object; `contentType` is stored with it. */
 export async function putObject(path: string, data: Buffer, contentType: string): Promise<void> {
-  await bucket().file(path).save(data, { contentType, resumable: false, metadata: { cacheControl: "private, max-age=0" } });
+  await callDependency(BUDGETS.storage, () => bucket().file(path).save(data, { contentType, resumable: false, metadata: { cacheControl: "private, max-age=0" } }), { write: "idempotent" });
 }
 
 /** The object's bytes, or null when it does not exist. */
 export async function getObject(path: string): Promise<Buffer | null> {
   try {
-    const [data] = await bucket().file(path).download();
+    const [data] = await callDependency(BUDGETS.storage, () => bucket().file(path).download());
     return data;
   } catch (err) {
     if ((err as { code?: number }).code === 404) return null;
@@ -41,5 +42,5 @@ export async function getObject(path: string): Promise<Buffer | null> {
 
 /** Deletes an object; a missing one is not an error. */
 export async function deleteObject(path: string): Promise<void> {
-  await bucket().file(path).delete({ ignoreNotFound: true });
+  await callDependency(BUDGETS.storage, () => bucket().file(path).delete({ ignoreNotFound: true }), { write: "idempotent" });
 }

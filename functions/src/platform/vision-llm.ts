@@ -5,6 +5,7 @@
 // (see VISION_LLM_SECRETS), which Cloud Functions exposes as environment variables.
 // Every failure is one sentence the agent can act on; upstream details go to the log only.
 import { isDeployed } from "../core/where.js";
+import { BUDGETS, callDependency } from "./deadline.js";
 import type { VisionAdapter, VisionProvider } from "./vision-adapter.js";
 
 export { declined, fitForProvider, missingKey, PROVIDER_MAX_SIDE, providerError, sayWhereKeysAreSet, VISION_PROVIDERS, type VisionAdapter, type VisionAnswer, type VisionProvider, type VisionRequest } from "./vision-adapter.js";
@@ -29,11 +30,16 @@ async function adapterFor(provider: VisionProvider): Promise<VisionAdapter> {
   }
 }
 
+/** Every analysis within the vision model's budget (platform/deadline.ts); the request's cancel still reaches it. */
+const withinBudget = (adapter: VisionAdapter): VisionAdapter => ({
+  analyze: (req) => callDependency(BUDGETS.visionLlm, (signal) => adapter.analyze({ ...req, signal: req.signal ? AbortSignal.any([req.signal, signal]) : signal })),
+});
+
 /** The provider's adapter (created once; a missing key throws the seed's error, and is not cached). */
 export async function visionAdapter(provider: VisionProvider): Promise<VisionAdapter> {
   let adapter = adapters.get(provider);
   if (!adapter) {
-    adapter = adapterFor(provider);
+    adapter = adapterFor(provider).then(withinBudget);
     adapters.set(provider, adapter);
     adapter.catch(() => adapters.delete(provider)); // a missing key is not cached
   }

@@ -11,9 +11,11 @@ import { invalidInput } from "../../core/errors.js";
 import { runCommand } from "./relay.js";
 import { resolveSession, SessionChoice } from "./sessions.js";
 import { sessionArgs } from "./schema.js";
+import { resolveLinks } from "./links.js";
 import type { Session } from "./store.js";
 
-const SESSION_NOTE = " Works on the Figma file whose plugin session is resolved from sessionId, or the only open one (see list_sessions).";
+const SESSION_NOTE =
+  " Works on the Figma file whose plugin session is resolved from sessionId, from the file of a pasted Figma link, or the only open one (see list_sessions). Node ids may be given as Figma links (…?node-id=12-34).";
 
 export interface FigmaToolConfig<S extends z.ZodRawShape> {
   name: string;
@@ -21,6 +23,8 @@ export interface FigmaToolConfig<S extends z.ZodRawShape> {
   description: string;
   args: S;
   annotations: Omit<ToolAnnotations, "title"> & { readOnlyHint: boolean; openWorldHint: boolean };
+  /** Turns the tool's arguments into the command's, once the session is known (default: as they are). */
+  prepare?(args: Record<string, unknown>, ctx: SignedInContext): Promise<Record<string, unknown>>;
   /** Its view in the conversation (mcp/view.ts). */
   ui?: ToolDefinition["ui"];
   /** Turns the plugin's result into the tool result (default: JSON as structuredContent and text). */
@@ -49,11 +53,14 @@ export function figmaTool<S extends z.ZodRawShape>(config: FigmaToolConfig<S>): 
       ...(config.ui ? { ui: config.ui } : {}),
     },
     async (input: Record<string, unknown>, ctx: SignedInContext): Promise<FigmaResult | ErrorResult> => {
-      const { sessionId, roomId, ...args } = input as { sessionId?: string; roomId?: string } & Record<string, unknown>;
+      const { sessionId, roomId, ...linked } = input as { sessionId?: string; roomId?: string } & Record<string, unknown>;
       if (sessionId && roomId && sessionId !== roomId) throw invalidInput("sessionId and roomId name different rooms: pass only one");
+      // Pasted Figma links become node ids; their file picks the session.
+      const { args, link } = resolveLinks(linked);
       try {
-        const session = await resolveSession(ctx, sessionId ?? roomId);
-        const raw = await runCommand(ctx, session, config.name, args);
+        const session = await resolveSession(ctx, sessionId ?? roomId, link);
+        const command = config.prepare ? await config.prepare(args, ctx) : args;
+        const raw = await runCommand(ctx, session, config.name, command);
         const result = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : { result: raw };
         return config.present ? await config.present(result, session) : present(result, session);
       } catch (err) {

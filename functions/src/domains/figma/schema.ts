@@ -1,13 +1,17 @@
-// Arguments the figma tools share. Node ids are Figma's ("12:34", instance sublayers "I12:34;5:6").
+// Arguments the figma tools share. Node ids are Figma's ("12:34", instance sublayers "I12:34;5:6"),
+// or a link to the layer as Figma copies it (links.ts turns it into the id and picks its file's session).
 import { z } from "zod";
+import { looksLikeLink, NODE_ID } from "./links.js";
 
 export const nodeId = (what = "The node's id") =>
   z
     .string()
     .trim()
-    .regex(/^I?\d+:\d+(;\d+:\d+)*$/, { error: 'nodeId must be a Figma node id such as "12:34" (as get_selection or get_document_info return it)' })
-    .max(200)
-    .describe(`${what}, e.g. "12:34"`);
+    .max(2000)
+    .refine((v) => NODE_ID.test(v) || looksLikeLink(v), {
+      error: 'nodeId must be a Figma node id such as "12:34" (as get_selection or get_document_info return it) or a Figma link to the layer (https://www.figma.com/design/…?node-id=12-34)',
+    })
+    .describe(`${what}: a node id such as "12:34", or a Figma link to the layer`);
 
 export const nodeIds = (max: number) => z.array(nodeId()).min(1).max(max).describe(`Node ids (1–${max})`);
 
@@ -15,10 +19,10 @@ export const nodeIds = (max: number) => z.array(nodeId()).min(1).max(max).descri
 export const sessionArgs = {
   sessionId: z
     .string()
-    .max(64)
+    .max(2000)
     .optional()
-    .describe('Room id of the Figma session to use ("room-…"); omit when the user has one session open. list_sessions shows them'),
-  roomId: z.string().max(64).optional().describe("Same as sessionId (either name works)"),
+    .describe('Room id of the Figma session to use ("room-…"), or a Figma link to the file; omit when the user has one session open. list_sessions shows them'),
+  roomId: z.string().max(2000).optional().describe("Same as sessionId (either name works)"),
 };
 
 const unit = z.number().min(0).max(1);
@@ -42,3 +46,6 @@ export const READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: f
 export const CREATE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 export const UPDATE = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 export const DELETE = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+/** The kinds of items get_board lists (FigJam's own, plus what boards and pages share). */
+export const BOARD_TYPES = ["STICKY", "SHAPE_WITH_TEXT", "CONNECTOR", "SECTION", "TEXT", "FRAME", "GROUP", "RECTANGLE", "ELLIPSE", "VECTOR", "LINE", "STAMP", "TABLE", "CODE_BLOCK", "WIDGET", "INSTANCE", "MEDIA", "EMBED", "LINK_UNFURL"] as const;

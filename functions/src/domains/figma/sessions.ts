@@ -7,6 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { SignedInContext } from "../../mcp/define.js";
 import { invalidInput, notFound, ToolError } from "../../core/errors.js";
 import { deleteSession, isAlive, sessionRef, sessionsOfOwner, toSession, type Session } from "./store.js";
+import { linkedFile, linkMatchesFile, parseFigmaLink, type FigmaLink } from "./links.js";
 
 export const OPEN_PLUGIN_HOWTO =
   "In the Figma desktop app open the file, then run the MCP Bridge plugin (Plugins → Development → MCP Bridge, or Plugins → MCP Bridge once installed), " +
@@ -75,9 +76,19 @@ const ROOM_ID = /^room-[0-9a-f]{24}$/;
 const roomNotFound = (roomId: string) =>
   new ToolError("not_found", `Figma session ${JSON.stringify(roomId)} is not open (closed, or not yours): call list_sessions and pass one of the roomIds it lists as sessionId`);
 
-/** Resolves the session a tool call addresses, or throws the error that tells the agent what to do. */
-export async function resolveSession(ctx: SignedInContext, explicit: string | undefined): Promise<Session> {
+/**
+ * Resolves the session a tool call addresses, or throws the error that tells the agent what to do.
+ * `link` is the file a pasted Figma link names (a sessionId may be such a link too): it picks the
+ * session that has that file open, and a room id given with it must have that file open.
+ */
+export async function resolveSession(ctx: SignedInContext, explicit: string | undefined, link?: FigmaLink): Promise<Session> {
   const uid = callerUid(ctx);
+  const explicitLink = explicit !== undefined ? parseFigmaLink(explicit) : undefined;
+  if (explicitLink) {
+    if (link && link.fileKey !== explicitLink.fileKey) throw invalidInput(`sessionId links to ${linkedFile(explicitLink)} but the layer link is in ${linkedFile(link)}: one call works in one file`);
+    return sessionOfFile(ctx, explicitLink);
+  }
+  if (explicit === undefined && link) return sessionOfFile(ctx, link);
   if (explicit !== undefined) {
     const roomId = explicit.trim();
     if (!roomId.startsWith("room-")) throw invalidInput(`sessionId must be a room id of the form "room-…" (as list_sessions or the plugin window shows it), not ${JSON.stringify(explicit)}`);
@@ -91,6 +102,9 @@ export async function resolveSession(ctx: SignedInContext, explicit: string | un
       await deleteSession(roomId).catch(() => undefined);
       throw roomNotFound(roomId);
     }
+    if (link && !linkMatchesFile(link, session)) {
+      throw invalidInput(`The link is to ${linkedFile(link)} but session ${roomId} has ${JSON.stringify(session.fileName)} open: omit sessionId (the link picks its file's session) or pass that file's room id`);
+    }
     return session;
   }
 
@@ -102,6 +116,17 @@ export async function resolveSession(ctx: SignedInContext, explicit: string | un
     throw new ToolError("not_found", `No active Figma plugin sessions${whose}: the user should open the plugin. ${OPEN_PLUGIN_HOWTO}`);
   }
   throw choiceError(sessions);
+}
+
+/** The one live session that has the linked file open (several → the agent chooses among those). */
+async function sessionOfFile(ctx: SignedInContext, link: FigmaLink): Promise<Session> {
+  const userIds = userIdsOf(ctx);
+  const open = (await liveSessions(ctx)).filter((s) => !userIds.length || userIds.includes(s.figmaUserId));
+  const matching = open.filter((s) => linkMatchesFile(link, s));
+  if (matching.length === 1) return matching[0]!;
+  if (matching.length > 1) throw choiceError(matching);
+  const elsewhere = open.length ? ` Open now: ${open.map((s) => `${JSON.stringify(s.fileName)} (${s.roomId})`).join(", ")}.` : "";
+  throw new ToolError("not_found", `The Figma file ${linkedFile(link)} from the link is not open in any of your MCP Bridge sessions: open that file in Figma and run the plugin there (${OPEN_PLUGIN_HOWTO}).${elsewhere}`);
 }
 
 function choiceError(sessions: Session[]): SessionChoice {

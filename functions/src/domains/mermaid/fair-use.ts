@@ -2,7 +2,8 @@
 // limiter as the HTTP API (platform/rate-limit.ts), in its own bucket: MERMAID_MCP_LIMIT tool
 // calls (default 1,000) per hour per client address. Counted while the diagram is drawn, so an
 // allowed call waits for nothing; a refused one has its render cancelled and gets an explicit
-// error with the wait. If Firestore cannot be reached the call is allowed (logged): the limiter
+// error with the wait. If Firestore cannot be reached, or does not answer within the fair-use
+// budget (platform/deadline.ts, well under a second), the call is allowed (logged): the limiter
 // protects capacity and must not take the renderer down with it. A call the renderer refuses at
 // once (busy) is answered before anything is counted: it costs the caller nothing and costs no
 // Firestore round trip when the instance can least afford one. A client this instance already
@@ -10,6 +11,7 @@
 import type { RequestContext } from "../../mcp/define.js";
 import { envNumber } from "../../core/env.js";
 import { rateLimited } from "../../core/errors.js";
+import { BUDGETS, callDependency } from "../../platform/deadline.js";
 import { firestoreUnreachable, hitRateLimit, rememberedRefusal, type RateLimitDecision } from "../../platform/rate-limit.js";
 import { rendererRefusal } from "./core/service.js";
 
@@ -26,7 +28,7 @@ async function check(ctx: RequestContext): Promise<void> {
   if (!ctx.clientIp) return;
   let decision;
   try {
-    decision = await hitRateLimit(ctx.clientIp, LIMIT);
+    decision = await callDependency(BUDGETS.fairUse, () => hitRateLimit(ctx.clientIp, LIMIT));
   } catch (err) {
     if (!firestoreUnreachable(err)) throw err;
     ctx.log.warn("rate limiter unavailable; MCP call allowed", { err });

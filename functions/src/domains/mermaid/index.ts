@@ -1,7 +1,7 @@
 // The mermaid domain: verify, render and svg as MCP tools, and the same three as a rate-limited
-// HTTP API (POST /api/verify|render|svg). Rendering runs in warm worker threads (core/pool.ts).
+// HTTP API (POST /api/verify|render|svg). Rendering runs in warm worker threads (platform/mermaid/pool.ts).
 import { defineDomain } from "../../mcp/define.js";
-import { renderPool } from "./core/pool.js";
+import { renderPool } from "../../platform/mermaid/pool.js";
 import { apiRoutes } from "./http/api.js";
 import { render } from "./tools/render.js";
 import { png } from "./tools/png.js";

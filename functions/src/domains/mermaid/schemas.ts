@@ -1,6 +1,6 @@
 // Argument and result schemas shared by the three tools and the HTTP API.
 import { z } from "zod";
-import { LABELS, MAX_CODE_LENGTH, THEMES } from "./core/protocol.js";
+import { LABELS, MAX_CODE_LENGTH, THEMES } from "../../platform/mermaid/protocol.js";
 import { EMPTY_CODE_MESSAGE } from "./core/service.js";
 
 const codeMessage = EMPTY_CODE_MESSAGE.replace(/^Invalid input: /, "");

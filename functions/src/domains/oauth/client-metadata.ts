@@ -48,14 +48,14 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-export function fetchClientMetadata(url: URL): Promise<unknown> {
+export function fetchClientMetadata(url: URL, signal?: AbortSignal): Promise<unknown> {
   const secure = url.protocol === "https:";
   if (!secure && !(isEmulator() && url.protocol === "http:")) return Promise.reject(new MetadataFetchError("client_id must be an https URL"));
   if (isIP(url.hostname.replace(/^\[|\]$/g, "")) && !addressAllowed(url.hostname.replace(/^\[|\]$/g, ""))) {
     return Promise.reject(new MetadataFetchError(`${url.hostname} is a private or reserved address`));
   }
   return new Promise((resolve, reject) => {
-    const req = (secure ? https : http).get(url, { lookup: guardedLookup, timeout: TIMEOUT_MS, headers: { accept: "application/json" } }, (res) => {
+    const req = (secure ? https : http).get(url, { lookup: guardedLookup, timeout: TIMEOUT_MS, headers: { accept: "application/json" }, ...(signal ? { signal } : {}) }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
         return reject(new MetadataFetchError(`the client metadata document answered HTTP ${res.statusCode}`));

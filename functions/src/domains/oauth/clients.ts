@@ -2,6 +2,7 @@
 // uses) or one registered dynamically (RFC 7591, older clients). Redirect URIs must match exactly,
 // except that a loopback redirect may use any port (native apps, RFC 8252 §7.3).
 import { col } from "./store.js";
+import { BUDGETS, callDependency, DependencyUnavailable } from "../../platform/deadline.js";
 import { fetchClientMetadata, MetadataFetchError } from "./client-metadata.js";
 
 export interface OAuthClient {
@@ -47,9 +48,10 @@ async function fromMetadataDocument(clientId: string): Promise<OAuthClient> {
   if (url.pathname === "/" || /\/\.\.?(\/|$)/.test(url.pathname)) throw new ClientError("client_id must be a URL with a path (the metadata document), without dot segments");
   let doc: unknown;
   try {
-    doc = await fetchClientMetadata(url);
+    doc = await callDependency(BUDGETS.clientMetadata, (signal) => fetchClientMetadata(url, signal));
   } catch (err) {
-    throw new ClientError(`The client metadata document could not be used: ${err instanceof MetadataFetchError ? err.message : "fetch failed"}`);
+    const why = err instanceof MetadataFetchError ? err.message : err instanceof DependencyUnavailable ? "it did not answer in time" : "fetch failed";
+    throw new ClientError(`The client metadata document could not be used: ${why}`);
   }
   const d = (doc ?? {}) as Record<string, unknown>;
   if (d.client_id !== clientId) throw new ClientError("The client metadata document's client_id does not match the URL it was fetched from");

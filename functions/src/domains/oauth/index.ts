@@ -5,6 +5,7 @@
 import { defineService } from "../../http/service.js";
 import { appsRoutes } from "./routes/apps.js";
 import { authorizeRoutes } from "./routes/authorize.js";
+import { connectRoutes } from "./routes/connect.js";
 import { deviceRoutes } from "./routes/device.js";
 import { metadataRoutes } from "./routes/metadata.js";
 import { registerRoute } from "./routes/register.js";
@@ -26,6 +27,7 @@ export default defineService({
     ...deviceRoutes,
     ...signInRoutes,
     ...appsRoutes,
+    ...connectRoutes,
     route("GET", "/", async (req) => redirect(`${req.baseUrl}/apps`), { body: "none" }),
   ],
 });

@@ -7,12 +7,11 @@
 import type { HttpRequest } from "../../http/route.js";
 import { envNumber } from "../../core/env.js";
 import { ToolError } from "../../core/errors.js";
+import { BUDGETS, callDependency } from "../../platform/deadline.js";
 import { clientKey, hitRateLimit, releaseRateLimit, type RateLimitDecision, type RateLimitTicket } from "../../platform/rate-limit.js";
 
 const IP_SCALE = envNumber("OAUTH_IP_LIMIT_SCALE", 1, { min: 1 });
 const RETRY_SECONDS = 30;
-/** A limiter that has not answered by then counts as unreachable (Firestore's own retries take a minute). */
-const DECISION_TIMEOUT_MS = 10_000;
 
 export interface Limit {
   bucket: string;
@@ -34,9 +33,8 @@ export const addressOf = (req: HttpRequest): string => clientKey(req.clientIp);
 
 async function decision(run: () => Promise<RateLimitDecision>): Promise<RateLimitDecision> {
   try {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("rate limiter timed out")), DECISION_TIMEOUT_MS)));
-    return await Promise.race([run(), deadline]).finally(() => clearTimeout(timer));
+    // Firestore's deadline (platform/deadline.ts) bounds the whole decision, not each of its reads.
+    return await callDependency(BUDGETS.firestore, run);
   } catch {
     throw new ToolError("unavailable", `Sign-in is briefly unavailable: try again in ${RETRY_SECONDS} seconds`, { retryAfterSeconds: RETRY_SECONDS });
   }

@@ -1,8 +1,9 @@
 // The one place the tools and the HTTP API share: input rules, messages, and the calls into the
 // render pool. The two input messages below are the spec's exact wording: keep them word for word.
 import { invalidInput, tooLarge, ToolError } from "../../../core/errors.js";
-import { JobRejected, renderPool } from "./pool.js";
-import { MAX_CODE_LENGTH, type Labels, type RenderOutcome, type Theme, type VerifyOutcome } from "./protocol.js";
+import { fromWorker } from "../../../platform/mermaid/diagrams.js";
+import { renderPool } from "../../../platform/mermaid/pool.js";
+import { MAX_CODE_LENGTH, type Labels, type RenderOutcome, type Theme, type VerifyOutcome } from "../../../platform/mermaid/protocol.js";
 
 export const EMPTY_CODE_MESSAGE = "Invalid input: code must be a non-empty string";
 export const TOO_LONG_MESSAGE = "Code exceeds maximum length of 50KB";
@@ -12,20 +13,6 @@ export function checkCode(code: unknown): string {
   if (typeof code !== "string" || !code.trim()) throw invalidInput(EMPTY_CODE_MESSAGE);
   if (code.length > MAX_CODE_LENGTH) throw tooLarge(TOO_LONG_MESSAGE);
   return code;
-}
-
-function fromWorker(err: unknown): never {
-  if (err instanceof ToolError) throw err;
-  if (err instanceof JobRejected) {
-    if (err.detail.kind === "syntax" || err.detail.kind === "render") throw invalidInput(err.detail.message);
-    if (err.detail.kind === "too_large") throw tooLarge(err.detail.message);
-    // A plain Error: the shared layer logs it (with the worker's stack) and answers with its
-    // generic sentence and the request id. The raw message never reaches the caller.
-    const internal = new Error(`render worker: ${err.detail.message}`);
-    if (err.detail.stack) internal.stack = `${internal.message}\n--- in the render worker ---\n${err.detail.stack}`;
-    throw internal;
-  }
-  throw err;
 }
 
 export async function verifyDiagram(code: unknown, signal?: AbortSignal): Promise<{ ok: boolean; error?: string }> {

@@ -5,6 +5,7 @@ import { OPEN, type RequestContext } from "../../../mcp/define.js";
 import { type HttpReply, type HttpRequest, type HttpRoute } from "../../../http/route.js";
 import { rateLimited } from "../../../core/errors.js";
 import { parseInput } from "../../../mcp/validation.js";
+import { BUDGETS, callDependency } from "../../../platform/deadline.js";
 import { firestoreUnreachable, hitRateLimit } from "../../../platform/rate-limit.js";
 import { exportFilename, renderDiagram, rendererRefusal, verifyDiagram } from "../core/service.js";
 import { renderInput, svgInput, verifyInput } from "../schemas.js";
@@ -15,7 +16,7 @@ const WINDOW_SECONDS = 3600;
 async function limit(req: HttpRequest, ctx: RequestContext): Promise<Record<string, string>> {
   let decision;
   try {
-    decision = await hitRateLimit(req.clientIp, { bucket: "mermaid-api", limit: API_LIMIT, windowSeconds: WINDOW_SECONDS });
+    decision = await callDependency(BUDGETS.fairUse, () => hitRateLimit(req.clientIp, { bucket: "mermaid-api", limit: API_LIMIT, windowSeconds: WINDOW_SECONDS }));
   } catch (err) {
     // Firestore unreachable: the limiter protects capacity, and its outage must not take the API
     // down with it. Any other failure is a bug and is answered as one.

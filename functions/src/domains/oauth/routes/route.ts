@@ -3,6 +3,8 @@
 // plugin's iframe pairs through them).
 import { OPEN, type RequestContext } from "../../../mcp/define.js";
 import { type HttpReply, type HttpRequest, type HttpRoute } from "../../../http/route.js";
+import { ToolError } from "../../../core/errors.js";
+import { errorPage } from "../pages.js";
 
 export function route(
   method: HttpRoute["method"],
@@ -14,7 +16,24 @@ export function route(
   // public documents do not.
   const cookies = !opts.allowNullOrigin && !opts.anyOrigin && opts.body !== "json";
   const access = { ...OPEN, allowNullOrigin: opts.allowNullOrigin ?? false, anyOrigin: opts.anyOrigin ?? false, cookies };
-  return { method, path, access, body: { type: opts.body ?? "form", maxBytes: 64 * 1024 }, handle };
+  return { method, path, access, body: { type: opts.body ?? "form", maxBytes: 64 * 1024 }, handle: answeringUnavailable(handle, cookies ? "page" : "oauth") };
+}
+
+/**
+ * A temporary failure (a dependency that did not answer in time, a limiter that cannot count) in
+ * the shape the caller reads: a page for a browser, an OAuth error (`temporarily_unavailable`) for
+ * a client; 503 with Retry-After and the sentence either way.
+ */
+function answeringUnavailable(handle: (req: HttpRequest, ctx: RequestContext) => Promise<HttpReply>, as: "page" | "oauth"): (req: HttpRequest, ctx: RequestContext) => Promise<HttpReply> {
+  return async (req, ctx) => {
+    try {
+      return await handle(req, ctx);
+    } catch (err) {
+      if (!(err instanceof ToolError) || err.kind !== "unavailable") throw err;
+      const reply = as === "page" ? errorPage("Temporarily unavailable", err.message, 503) : oauthError(503, "temporarily_unavailable", err.message);
+      return err.extra.retryAfterSeconds ? { ...reply, headers: { ...reply.headers, "retry-after": String(err.extra.retryAfterSeconds) } } : reply;
+    }
+  };
 }
 
 export const redirect = (location: string, headers: Record<string, string | string[]> = {}): HttpReply => ({ status: 303, headers: { location, ...headers } });

@@ -18,7 +18,7 @@ try {
   // A read-only or full disk only costs speed.
 }
 
-const { JobFailure, render, verify, warmup } = await import("./engine.js");
+const { JobFailure, layout, render, verify, warmup } = await import("./engine.js");
 const modulesAt = performance.now();
 
 async function run(job: Job): Promise<unknown> {
@@ -27,6 +27,8 @@ async function run(job: Job): Promise<unknown> {
       return verify(job.code);
     case "render":
       return render(job.code, job.theme, job.png, job.labels);
+    case "layout":
+      return layout(job.code);
     case "warmup":
       return warmup({ loaded: loadedAt, modules: modulesAt });
   }

@@ -10,7 +10,9 @@ import { installMermaidPatch } from "./mermaid-patch.js";
 import { createSanitizer, type Sanitizer } from "./sanitize.js";
 import { htmlLabelsToText } from "./text-labels.js";
 import { describeRenderError, describeSyntaxError, isDiagramError } from "./syntax-error.js";
-import { seededRandom } from "../../../core/random.js";
+import { layoutFromData, layoutOfSequence, type LayoutData } from "./layout.js";
+import type { DiagramLayout } from "../../contracts/figma-plugin.js";
+import { seededRandom } from "../../core/random.js";
 
 type Mermaid = typeof import("mermaid").default;
 
@@ -186,6 +188,31 @@ export async function render(code: string, theme: Theme, png: boolean, labels: L
     }
   }
   return out;
+}
+
+/**
+ * The diagram taken apart where the engine placed everything (layout.ts): nodes, edges and groups
+ * for the types drawn from mermaid's layout data and for sequence diagrams; the SVG (labels as
+ * text, which design tools import) for the others.
+ */
+export async function layout(code: string): Promise<DiagramLayout> {
+  await init();
+  const check = await parse(code);
+  if (!check.ok) throw new JobFailure({ kind: "syntax", message: check.error! });
+  const { root, diagramType } = await draw(code, "default");
+  const diagram = await mermaid!.mermaidAPI.getDiagramFromText(code);
+  const db = diagram.db as { getData?: () => LayoutData };
+  // In the document while measuring, so its <style> rules (font sizes) apply to the boxes.
+  document.body.appendChild(root);
+  try {
+    if (typeof db.getData === "function") return layoutFromData(diagramType, db.getData(), root);
+    if (diagramType === "sequence") return layoutOfSequence(root);
+  } finally {
+    cleanup();
+  }
+  const { svg } = await render(code, "default", false, "text");
+  const [, , width, height] = (root.getAttribute("viewBox") ?? "0 0 0 0").split(/[\s,]+/).map(Number);
+  return { diagramType, width: width || 0, height: height || 0, nodes: [], edges: [], groups: [], svg };
 }
 
 // Things both browsers and jsdom leave that a standalone .svg viewer rejects or misreads.

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** functions/assets/fonts, from functions/src/... (tsx) or functions/lib/... (deployed). */
-export const FONT_DIR = join(dirname(fileURLToPath(import.meta.url)), "../../../../assets/fonts");
+export const FONT_DIR = join(dirname(fileURLToPath(import.meta.url)), "../../../assets/fonts");
 
 export const FONT_FILES = {
   regular: join(FONT_DIR, "LiberationSans-Regular.ttf"),

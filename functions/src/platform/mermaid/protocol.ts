@@ -12,6 +12,7 @@ export type Labels = (typeof LABELS)[number];
 export type Job =
   | { op: "verify"; code: string }
   | { op: "render"; code: string; theme: Theme; png: boolean; labels?: Labels }
+  | { op: "layout"; code: string }
   | { op: "warmup" };
 
 /** What a worker's start cost, in ms from the thread's start (logged by the pool; the bench prints it). */

@@ -18,9 +18,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { envNumber } from "../../../core/env.js";
-import { timedOut, ToolError } from "../../../core/errors.js";
-import { log as rootLog, type Logger } from "../../../core/log.js";
+import { envNumber } from "../../core/env.js";
+import { timedOut, ToolError } from "../../core/errors.js";
+import { log as rootLog, type Logger } from "../../core/log.js";
 import type { Job, JobError, WarmupTimings, WorkerReply } from "./protocol.js";
 
 const RENDER_TIMEOUT_MS = envNumber("MERMAID_RENDER_TIMEOUT_MS", 10_000, { min: 100 });
@@ -143,14 +143,14 @@ export interface PoolOptions {
 
 /**
  * From source (.ts: vitest, tsx) the worker is worker.ts through tsx; from functions/lib it is the
- * esbuild bundle `npm run build` makes (scripts/bundle-worker.mjs, lib/domains/mermaid/bundle/: an
+ * esbuild bundle `npm run build` makes (scripts/bundle-worker.mjs, lib/platform/mermaid-bundle/: an
  * entry file with jsdom and mermaid's core, a file per diagram module, instead of ~2,500 modules),
  * or worker.js when lib was built by tsc alone.
  */
 function workerEntry(): { url: URL; execArgv: string[] } {
   const self = import.meta.url;
   if (self.endsWith(".ts")) return { url: new URL("./worker.ts", self), execArgv: tsxExecArgv() };
-  const bundle = new URL("../bundle/worker.mjs", self);
+  const bundle = new URL("../mermaid-bundle/worker.mjs", self);
   const plain = new URL("./worker.js", self);
   // A bundle older than worker.js is stale (tsc ran alone after a change): the modules are current.
   const fresh = existsSync(bundle) && (!existsSync(plain) || statSync(bundle).mtimeMs >= statSync(plain).mtimeMs);

@@ -2,7 +2,7 @@
 // foreignObject, so it is given the text-label variant of the SVG (text-labels.ts): the same
 // layout as the SVG the user gets. Loaded on first use: a cold start that only verifies or renders
 // SVG never pays for it.
-import { MAX_IMAGE_SIDE } from "../../../mcp/content.js";
+import { MAX_IMAGE_SIDE } from "../../core/images.js";
 import { FONT_FILES } from "./fonts.js";
 import type { Theme } from "./protocol.js";
 
