@@ -96,6 +96,26 @@ const PARAPHRASE: [number, number, string, string][] = [
   [9, 3, "We remember the peak and the end of an experience, not its length.", "how we remember a holiday"],
 ];
 
+// Held out (issue 34): paraphrases of the exact-term notes' distinctive sentences that avoid their
+// rare terms, written after the fusion was tuned on the sets above; each names one note only.
+const HELD_OUT: [number, number, string][] = [
+  [9, 0, "why the first figure you see biases your estimate"],
+  [3, 1, "the standard for granting an app delegated access"],
+  [2, 0, "get all ingredients ready before cooking starts"],
+  [8, 0, "medieval merchant alliance that dominated northern trade"],
+  [4, 0, "fermenting food scraps before composting them"],
+  [0, 0, "retirement account you fund with after-tax income"],
+  [1, 0, "overnight test that monitors brain activity during sleep"],
+  [6, 0, "how quickly we forget what we memorised"],
+  [7, 0, "measure how much oxygen your body can take in at most"],
+  [3, 2, "shut down a container gracefully when it is told to stop"],
+  [2, 1, "the savoury taste in aged cheese and soy paste"],
+  [4, 1, "garden beds built on top of buried decaying wood"],
+  [0, 1, "three-letter abbreviations for currencies"],
+  [6, 1, "explain a topic in simple words to a young child"],
+  [7, 1, "slow cardio at a low heart rate to burn fat"],
+];
+
 const NOISE = ["Zollverein", "quokkas marsupial", "Bessemer converter", "xylography woodblocks", "Tlön Uqbar"];
 
 function buildNotes(): { name: string; theme: number; text: string }[] {
@@ -137,10 +157,11 @@ const client = await connect("knowledge", { token: user.token });
 const titleOf = (theme: number, i: number) => `${THEMES[theme]![0][0]!.toUpperCase()}${THEMES[theme]![0].slice(1)} note ${i + 1}`;
 const ask = async (query: string, mode: string) => (await callTool(client, "search_semantic", { query, limit: LIMIT, mode })).structuredContent as Out;
 
-const quality: Record<string, { exactFirst: number; paraphraseTop3: number; misses: string[] }> = {};
+const quality: Record<string, { exactFirst: number; paraphraseTop3: number; heldOutTop3: number; misses: string[] }> = {};
 for (const mode of ["hybrid", "semantic", "lexical"]) {
   let exactFirst = 0;
   let paraphraseTop3 = 0;
+  let heldOutTop3 = 0;
   const misses: string[] = [];
   for (const [t, i, , q] of EXACT) {
     const out = await ask(q, mode);
@@ -152,7 +173,12 @@ for (const mode of ["hybrid", "semantic", "lexical"]) {
     if (out.results.slice(0, 3).some((r) => r.title === titleOf(t, i))) paraphraseTop3++;
     else misses.push(`paraphrase "${q}" → ${out.results.map((r) => r.title).join(", ") || "nothing"}`);
   }
-  quality[mode] = { exactFirst: exactFirst / EXACT.length, paraphraseTop3: paraphraseTop3 / PARAPHRASE.length, misses };
+  for (const [t, i, q] of HELD_OUT) {
+    const out = await ask(q, mode);
+    if (out.results.slice(0, 3).some((r) => r.title === titleOf(t, i))) heldOutTop3++;
+    else misses.push(`held-out paraphrase "${q}" → ${out.results.map((r) => r.title).join(", ") || "nothing"}`);
+  }
+  quality[mode] = { exactFirst: exactFirst / EXACT.length, paraphraseTop3: paraphraseTop3 / PARAPHRASE.length, heldOutTop3: heldOutTop3 / HELD_OUT.length, misses };
 }
 const noise = await Promise.all(NOISE.map(async (q) => ({ q, out: await ask(q, "hybrid"), semantic: await ask(q, "semantic") })));
 const noMatch = noise.filter((n) => n.out.no_match).length;
@@ -167,8 +193,12 @@ const noiseBest = noise.map((n) => n.semantic.results[0]?.similarity ?? 0);
 await client.close();
 
 console.log(`\nQuality: ${notes.length} notes over ${THEMES.length} themes (near-duplicates), limit ${LIMIT}, local model`);
-console.log(`  ${"mode".padEnd(10)} ${"exact first".padStart(12)} ${"paraphrase top-3".padStart(17)}`);
-for (const [mode, q] of Object.entries(quality)) console.log(`  ${mode.padEnd(10)} ${`${(q.exactFirst * 100).toFixed(0)} %`.padStart(12)} ${`${(q.paraphraseTop3 * 100).toFixed(0)} %`.padStart(17)}`);
+console.log(`  ${"mode".padEnd(10)} ${"exact first".padStart(12)} ${"paraphrase top-3".padStart(17)} ${"held-out paraphrase top-3".padStart(26)}`);
+for (const [mode, q] of Object.entries(quality)) console.log(`  ${mode.padEnd(10)} ${`${(q.exactFirst * 100).toFixed(0)} %`.padStart(12)} ${`${(q.paraphraseTop3 * 100).toFixed(0)} %`.padStart(17)} ${`${Math.round(q.heldOutTop3 * HELD_OUT.length)}/${HELD_OUT.length}`.padStart(26)}`);
+if (process.env.BENCH_KB_QUALITY_ONLY) {
+  for (const [mode, q] of Object.entries(quality)) for (const m of q.misses) console.log(`    ${mode} miss: ${m}`);
+  process.exit(0);
+}
 for (const [mode, q] of Object.entries(quality)) for (const m of q.misses) console.log(`    ${mode} miss: ${m}`);
 console.log(`  words in no note (${NOISE.join(", ")}): "no match" for ${noMatch} of ${NOISE.length} in hybrid mode; semantic-only best similarities ${noiseBest.map((s) => s.toFixed(2)).join(", ")}`);
 console.log(`  right notes' similarity for paraphrases: min ${Math.min(...rightSims).toFixed(2)}, median ${pct(rightSims, 50).toFixed(2)}`);
@@ -291,12 +321,13 @@ const section = [
   "",
   `\`npm run bench -- knowledge-hybrid\` (latest run ${when.slice(0, 16).replace("T", " ")} UTC, local model, emulator, 2 cores; load average ${loadavg()[0]!.toFixed(1)} at the end).`,
   "",
-  `Set: ${notes.length} notes over ${THEMES.length} themes, each theme's notes near-duplicates of each other; ${EXACT.length} exact-term and ${PARAPHRASE.length} paraphrase queries, limit ${LIMIT}.`,
+  `Set: ${notes.length} notes over ${THEMES.length} themes, each theme's notes near-duplicates of each other; ${EXACT.length} exact-term and ${PARAPHRASE.length} paraphrase queries, plus ${HELD_OUT.length} held-out paraphrases of the exact-term notes (without their rare terms), limit ${LIMIT}. Every row: hybrid must not do worse than either side alone.`,
   "",
   "| | hybrid (default) | semantic only | lexical only | target |",
   "|---|---|---|---|---|",
   `| exact term: right note first | ${percent(h.exactFirst * 20, 20)} | ${percent(s.exactFirst * 20, 20)} | ${percent(l.exactFirst * 20, 20)} | ≥ 90 % |`,
   `| paraphrase: right note in top 3 | ${percent(h.paraphraseTop3 * 20, 20)} | ${percent(s.paraphraseTop3 * 20, 20)} | ${percent(l.paraphraseTop3 * 20, 20)} | ≥ 85 %, ≥ semantic only |`,
+  `| held-out paraphrase: right note in top 3 | ${Math.round(h.heldOutTop3 * HELD_OUT.length)}/${HELD_OUT.length} | ${Math.round(s.heldOutTop3 * HELD_OUT.length)}/${HELD_OUT.length} | ${Math.round(l.heldOutTop3 * HELD_OUT.length)}/${HELD_OUT.length} | ≥ semantic only and ≥ lexical only |`,
   `| words in no note answered "no match" | ${noMatch} of ${NOISE.length} | — | — | |`,
   `| p95 at ${SCALE.toLocaleString("en")} chunks (limit 10) | ${latency.hybrid_p95.toFixed(0)} ms | ${latency.semantic_p95.toFixed(0)} ms | | hybrid ≤ 1.5 × semantic: **${latency.ratio_p95.toFixed(2)} ×** |`,
   `| p50 at ${SCALE.toLocaleString("en")} chunks | ${latency.hybrid_p50.toFixed(0)} ms | ${latency.semantic_p50.toFixed(0)} ms | | |`,

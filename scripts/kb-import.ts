@@ -12,7 +12,21 @@ import { getFirestore } from "firebase-admin/firestore";
 import { createEmbedder, configuredProvider } from "../functions/src/platform/embeddings.js";
 import { importFiles, type ProgressEvent } from "../functions/src/domains/knowledge/ingest/import.js";
 
-const USAGE = "Usage: npm run kb:import -- --user <uid> <files or folders…>";
+const USAGE = "Usage: npm run kb:import -- --user <uid> <files or folders…>   (operator: the project's credentials)\n       npm run kb:import -- --server <knowledge URL> <files or folders…>   (yourself: sign in in the browser)";
+
+// The person's own form: no project credentials, signs in as them (scripts/kb-import-server.ts).
+const serverAt = process.argv.findIndex((a) => a === "--server" || a.startsWith("--server="));
+if (serverAt >= 0) {
+  const arg = process.argv[serverAt]!;
+  const server = arg.startsWith("--server=") ? arg.slice(9) : (process.argv[serverAt + 1] ?? "");
+  const rest = process.argv.slice(2).filter((_, i) => i + 2 !== serverAt && (arg.startsWith("--server=") || i + 2 !== serverAt + 1));
+  if (!server || !rest.length) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const { importToServer } = await import("./kb-import-server.js");
+  process.exit(await importToServer(server, rest).catch((err: Error) => (console.error(`Import failed: ${err.message}`), 1)));
+}
 
 function parseArgs(argv: string[]): { uid: string; paths: string[]; quiet: boolean } {
   let uid = "";

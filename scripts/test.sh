@@ -25,6 +25,8 @@ export DEADLINE_FAIR_USE_MS="${DEADLINE_FAIR_USE_MS:-10000}"
 # test of the wait budget sets its own.
 export MERMAID_MAX_WAIT_MS="${MERMAID_MAX_WAIT_MS:-600000}"
 export FOTOS_AGENT_STALE_MIN_MS="${FOTOS_AGENT_STALE_MIN_MS:-30000}"
+# The Readwise sync talks to test/knowledge/readwise.test.ts' stand-in of Readwise's API.
+export READWISE_API_URL="${READWISE_API_URL:-http://127.0.0.1:$((4310 + ${MCP_PORT_OFFSET:-0}))}"
 say "starting the emulator suite and running the tests"
 args=""
 [ $# -gt 0 ] && args="$(printf ' %q' "$@")"

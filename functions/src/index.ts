@@ -8,6 +8,7 @@ import { FUNCTIONS, type FunctionName } from "./core/manifest.js";
 import { REGION } from "./core/where.js";
 import { cloudRunOptions } from "./http/capacity.js";
 import { serveDomain, type Loader } from "./http/endpoint.js";
+import { providePersonData } from "./http/person.js";
 
 // The secrets the manifests bind, declared so deploy checks each exists; a manifest naming one not
 // declared here fails the typecheck.
@@ -48,8 +49,24 @@ export const dermal = serve("dermal");
 export const knowledge = serve("knowledge");
 export const mermaid = serve("mermaid");
 export const figma = serve("figma");
+// The person's home page (oauth's /home) shows and changes their Fotos settings and knowledge
+// base, and exports or erases their data: each domain's small module for it, loaded when needed.
+providePersonData({
+  fotos: () => import("./domains/fotos/person.js"),
+  knowledge: () => import("./domains/knowledge/person.js"),
+  figma: () => import("./domains/figma/person.js"),
+});
 export const oauth = serve("oauth");
 export const fotos = serve("fotos");
+
+/** Brings each person's new and changed Readwise highlights into their knowledge base (knowledge/readwise.ts). */
+export const knowledgeReadwiseSync = onSchedule(
+  { region: REGION, schedule: "every 6 hours", timeoutSeconds: 540, memory: "1GiB", concurrency: 1, maxInstances: 1 },
+  async () => {
+    const [{ syncEveryone }, { firestore }, { embedder }] = await Promise.all([import("./domains/knowledge/readwise.js"), import("./platform/firebase.js"), import("./platform/embeddings.js")]);
+    await syncEveryone(firestore(), await embedder());
+  },
+);
 
 /** Deletes expired screenshots (FOTOS_RETENTION_DAYS, default 7) with their images, every hour. */
 export const fotosCleanup = onSchedule(

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { deviceClient, pair } from "../../desktop-agent/src/pairing.js";
 import { PLUGIN_CLIENT } from "../../figma-plugin/src/pairing.js";
 import { OAUTH_PATHS } from "../../functions/src/contracts/oauth.js";
+import { DEVICE_CLIENTS } from "../../functions/src/core/manifest.js";
 import { adminDb, createUser, functionUrl } from "../support/emulators.js";
 import { confirmUserCode, oauthUrl } from "../support/devices.js";
 import { agentProcess, buildAgent, newAgentHome } from "../fotos/agent-harness.js";
@@ -108,7 +109,7 @@ describe("pairing", () => {
     const endpoints = await discoverEndpoints(functionUrl("figma"));
     const err = await refusal(requestDeviceCode(endpoints, { ...plugin, clientId: "no-such-device" as never }, "x"));
     expect(err.code).toBe("invalid_client");
-    expect(err.message).toMatch(/^Pairing could not start: client_id must be one of fotos-agent, fotos-mcp, figma-plugin$/);
+    expect(err.message).toBe(`Pairing could not start: client_id must be one of ${Object.keys(DEVICE_CLIENTS).join(", ")}`);
   });
 });
 

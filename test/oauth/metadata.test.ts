@@ -7,7 +7,7 @@ import { assertNotEmulatedInProduction } from "../../functions/src/platform/fire
 test("protected-resource metadata (RFC 9728) names this function and the authorization server", async () => {
   const res = await fetch(functionUrl("knowledge", "/.well-known/oauth-protected-resource"));
   expect(res.status).toBe(200);
-  expect(await res.json()).toMatchObject({ resource: functionUrl("knowledge"), authorization_servers: [functionUrl("oauth")], scopes_supported: ["knowledge"] });
+  expect(await res.json()).toMatchObject({ resource: functionUrl("knowledge"), authorization_servers: [functionUrl("oauth")], scopes_supported: ["knowledge", "knowledge.write"] });
   // The path-suffixed form some clients derive also answers.
   expect((await fetch(functionUrl("knowledge", "/.well-known/oauth-protected-resource/x"))).status).toBe(200);
   // An open domain has none.

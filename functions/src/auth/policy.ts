@@ -44,5 +44,6 @@ export const isOpen = (policy: AccessPolicy): boolean => policy.accept.length ==
 export function manifestPolicy(manifest: FunctionManifest): AccessPolicy {
   if (!manifest.scopes) return OPEN;
   const devices = [...(manifest.devices ?? [])];
-  return { ...SIGNED_IN, ...(devices.length ? { accept: [...SIGNED_IN.accept, "device"], devices } : {}), scopes: Object.keys(manifest.scopes) };
+  const optional = new Set<string>(manifest.optionalScopes ?? []);
+  return { ...SIGNED_IN, ...(devices.length ? { accept: [...SIGNED_IN.accept, "device"], devices } : {}), scopes: Object.keys(manifest.scopes).filter((s) => !optional.has(s)) };
 }

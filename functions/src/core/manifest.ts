@@ -31,6 +31,8 @@ export const DEVICE_CLIENTS = {
   // `fotos-agent mcp`, the stdio server an AI app on the computer starts: bridged, it acts as the
   // user's MCP client of the fotos function (a device token is no MCP client otherwise).
   "fotos-mcp": { kind: "fotos-mcp", noun: "connection for AI apps", resource: "fotos", scopes: ["fotos"], title: "Fotos connection for AI apps", does: "use your Fotos screenshots and tools from AI apps on the computer it runs on (Claude Desktop, Cursor) through fotos-agent mcp" },
+  // `npm run kb:import -- --server <knowledge URL>`: the person's own import from a terminal.
+  "kb-import": { kind: "kb-import", noun: "knowledge import", resource: "knowledge", scopes: ["knowledge", "knowledge.write"], title: "Knowledge import (kb:import)", does: "import Markdown, text, Kindle and Readwise files from the computer it runs on into your knowledge base" },
   "figma-plugin": { kind: "figma-plugin", noun: "Figma plugin", resource: "figma", scopes: ["figma"], title: "Figma plugin", does: "run your AI agent's commands in the Figma files you open" },
 } as const satisfies Record<string, { kind: string; noun: string; resource: string; scopes: readonly string[]; title: string; does: string }>;
 export type DeviceClientId = keyof typeof DEVICE_CLIENTS;
@@ -43,6 +45,8 @@ export interface FunctionManifest {
   title: string;
   /** OAuth scopes and what each lets an app do (consent page); absent: the MCP endpoint is open. */
   scopes?: Record<string, string>;
+  /** Scopes a token may lack and still reach the MCP endpoint: the tools that need one check it (knowledge.write). */
+  optionalScopes?: readonly string[];
   /** Device clients (DEVICE_CLIENTS' kinds) whose tokens this function's MCP endpoint also accepts. */
   devices?: readonly DeviceKind[];
   /** Secret Manager secrets bound to the function (declared with defineSecret in index.ts). */
@@ -69,7 +73,12 @@ export const FUNCTIONS = {
   knowledge: {
     serves: "mcp",
     title: "Knowledge base",
-    scopes: { knowledge: "Search and read your knowledge base: highlights, notes and their metadata (read-only)" },
+    scopes: {
+      knowledge: "Search and read your knowledge base: highlights, notes and their metadata",
+      "knowledge.write": "Save notes to your knowledge base and delete documents from it",
+    },
+    // A connection approved read-only stays read-only: it searches, save_note and delete_document refuse it.
+    optionalScopes: ["knowledge.write"],
     serving: {
       concurrency: 40,
       memory: "1GiB",

@@ -2,18 +2,17 @@
 // (store.ts), captures by their paired desktop agent (capture.ts), OCR cached beside the
 // screenshot (ocr-cache.ts), settings at users/{uid}/fotos/settings, the operator's provider keys.
 import type { RequestContext } from "../../mcp/define.js";
-import { firestore } from "../../platform/firebase.js";
 import { BUDGETS, QUOTAS, spendBudget, useQuota } from "../../platform/quota.js";
 import { visionAdapter } from "../../platform/vision-llm.js";
 import { aiChoiceFrom } from "./ai-settings.js";
 import type { FotosBackend } from "./backend.js";
 import { captureScreenshot } from "./capture.js";
 import { cachedOcr, meteredOcrEngine, ocrScreenshot } from "./ocr-cache.js";
-import { settingsFrom } from "./settings.js";
+import { readSettings, settingsDoc } from "./settings-store.js";
 import { uidOf } from "./source.js";
 import { getScreenshotMeta, listScreenshots, loadScreenshot, saveScreenshot } from "./store.js";
 
-export const settingsDoc = (uid: string) => firestore().collection("users").doc(uid).collection("fotos").doc("settings");
+export { settingsDoc } from "./settings-store.js";
 
 export function cloudBackend(ctx: RequestContext): FotosBackend {
   const uid = uidOf(ctx);
@@ -23,7 +22,7 @@ export function cloudBackend(ctx: RequestContext): FotosBackend {
     load: (id) => loadScreenshot(uid, id),
     meta: (id) => getScreenshotMeta(uid, id),
     list: (limit) => listScreenshots(uid, limit),
-    settings: async () => settingsFrom((await settingsDoc(uid).get()).data()),
+    settings: () => readSettings(uid),
     aiChoice: async () => aiChoiceFrom((await settingsDoc(uid).get()).get("ai")),
     ocr: (meta, png, language) => ocrScreenshot(uid, meta, png, language),
     cachedOcr: (id, language) => cachedOcr(uid, id, language),

@@ -2,6 +2,9 @@
 // defaults below: a user with no settings, or with only some, gets the defaults for the rest.
 // Unknown keys are ignored, wrong types fall back. Where they are stored is the backend's business
 // (the function: users/{uid}/fotos/settings; `fotos-agent mcp` standalone: nowhere, the defaults).
+import { CAPTURE_MODES } from "../../contracts/fotos-agent.js";
+import { OCR_LANGUAGES } from "../../platform/ocr-result.js";
+import { VISION_PROVIDERS } from "../../platform/vision-adapter.js";
 
 export const DEFAULT_SETTINGS = {
   capture: {
@@ -56,3 +59,29 @@ export function captureRedaction(settings: Settings, asked?: boolean): { redact?
 
 /** Stored values over the defaults. */
 export const settingsFrom = (stored: unknown): Settings => overlay(DEFAULT_SETTINGS, stored);
+
+/**
+ * What each setting does, in one sentence (the home page shows it beside the default), and the
+ * values it takes where only some make sense. Keyed by the setting's path in DEFAULT_SETTINGS.
+ */
+export const SETTING_HELP: Record<string, { does: string; choices?: readonly string[] }> = {
+  "capture.defaultMode": { does: "What a capture takes when the AI app does not say.", choices: CAPTURE_MODES },
+  "capture.delayMs": { does: "Milliseconds the desktop agent waits before it captures." },
+  "capture.format": { does: "The image format screenshots are stored in.", choices: ["png"] },
+  "capture.redactBeforeUpload": { does: "The desktop agent finds personal data (emails, phone numbers, card numbers) and blacks it out before the image leaves your computer, unless a call asks otherwise." },
+  "annotation.color": { does: "Colour of arrows, boxes and text added to screenshots (#RRGGBB)." },
+  "annotation.strokeWidth": { does: "Line width of arrows and boxes, in pixels." },
+  "annotation.fontSize": { does: "Size of text annotations, in pixels." },
+  "annotation.blurRadius": { does: "How strongly blurred areas are blurred." },
+  "ai.defaultProvider": { does: "Which vision AI analyses screenshots when a call names none.", choices: VISION_PROVIDERS },
+  "ai.ocrLanguage": { does: "The language text recognition reads when a call names none.", choices: OCR_LANGUAGES },
+  "ai.models.claude": { does: "The Claude model used for analysis." },
+  "ai.models.openai": { does: "The OpenAI model used for analysis." },
+  "ai.models.gemini": { does: "The Gemini model used for analysis." },
+  "ai.models.ollama": { does: "The Ollama model used for analysis." },
+  "ai.ollamaUrl": { does: "Where your Ollama server runs." },
+  "ui.theme": { does: "The look of the desktop agent's windows.", choices: ["system", "light", "dark"] },
+  "ui.language": { does: "The language of the desktop agent's windows (ISO 639-1)." },
+  "ui.region": { does: "Your country (ISO 3166 alpha-2): the national phone number forms redaction looks for first." },
+  "ui.notifications": { does: "Whether the desktop agent tells you when it captures." },
+};

@@ -3,8 +3,8 @@
 // Every candidate of either side is scored by both: the vector query returns each hit's weights of
 // the query's terms, and a lexical hit's vector is read to compute its similarity. The fused score
 // is the similarity plus LEXICAL_WEIGHT times the share of the query's word weight (BM25 against
-// the best a chunk could score) the chunk holds: a rare word found lifts its chunk far, words that
-// most chunks share barely move the order by meaning.
+// the best the whole query could score) the chunk holds: a rare word found lifts its chunk far,
+// words that most chunks share, or a few words of a longer query, barely move the order by meaning.
 import type { RequestContext } from "../../mcp/define.js";
 import { invalidInput } from "../../core/errors.js";
 import type { Embedder } from "../../platform/embeddings.js";
@@ -22,6 +22,8 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 export const LEXICAL_CAP = 400;
 /** Candidates each side brings to the fusion (at least the requested limit). */
 export const FUSION_DEPTH = 30;
+/** A word held by at most this share of the chunks (and at least one) is rare: the query names something. */
+export const RARE_SHARE = 0.02;
 /** Weight of the lexical share (0–1) added to the similarity in the fused score. */
 export const LEXICAL_WEIGHT = 0.5;
 // BM25 (k1, b): saturation of repeated words and how much length dampens them. Chunks are already
@@ -114,9 +116,15 @@ export async function search(store: KnowledgeStore, req: SearchRequest, ctx: Req
     const df = lex?.df[i] ?? 0;
     return Math.log(1 + (total - df + 0.5) / (df + 0.5));
   });
-  // The most a chunk could score: every word some chunk has, at saturation (a word in no chunk
-  // cannot be matched, and would only dilute the share of the words that can).
-  const bestPossible = idf.reduce((sum, x, i) => sum + (lex && lex.df[i]! > 0 ? x : 0), 0) * (K1 + 1);
+  // The most a chunk could score: every query word at saturation. A query naming something rare
+  // (a word only a few chunks hold) is after that thing: its words no chunk has are filler or
+  // typos ("what did Kahneman say …") and do not count. Otherwise the words no chunk has count
+  // too, so one everyday word of a paraphrase whose other words no note has (a title word a whole
+  // theme shares, "trains" found as "training") is a small share and barely moves the order by
+  // meaning: fusion keeps what semantic search alone finds.
+  const rareAt = Math.max(1, RARE_SHARE * total);
+  const namesRare = !!lex && lex.df.some((df) => df > 0 && df <= rareAt);
+  const bestPossible = lex ? idf.reduce((sum, x, i) => sum + (namesRare && lex.df[i] === 0 ? 0 : x), 0) * (K1 + 1) : 0;
   const all = [...candidates.values()];
   const avgLength = all.reduce((n, c) => n + c.termCount, 0) / Math.max(1, all.length) || 1;
   for (const c of all) c.lexical = lex ? bm25(c, parsed, idf, avgLength) : 0;

@@ -7,6 +7,7 @@ import { appsRoutes } from "./routes/apps.js";
 import { authorizeRoutes } from "./routes/authorize.js";
 import { connectRoutes } from "./routes/connect.js";
 import { deviceRoutes } from "./routes/device.js";
+import { homeRoutes } from "./routes/home.js";
 import { metadataRoutes } from "./routes/metadata.js";
 import { registerRoute } from "./routes/register.js";
 import { revokeRoute } from "./routes/revoke.js";
@@ -28,6 +29,7 @@ export default defineService({
     ...signInRoutes,
     ...appsRoutes,
     ...connectRoutes,
+    ...homeRoutes,
     route("GET", "/", async (req) => redirect(`${req.baseUrl}/apps`), { body: "none" }),
   ],
 });

@@ -14,7 +14,7 @@ const STYLE = `
   .code{font:600 28px/1.2 ui-monospace,Menlo,monospace;letter-spacing:3px;text-align:center;padding:12px;background:#f0f3fa;border-radius:8px}
   button{margin-top:18px;padding:10px 18px;border:0;border-radius:8px;font-size:16px;font-weight:600;cursor:pointer}
   .primary{background:#1a56db;color:#fff}.secondary{background:#e7eaf0;color:#1d2433}.danger{background:#c81e1e;color:#fff;margin:0;padding:6px 12px;font-size:14px}
-  .row{display:flex;gap:10px}.error{background:#fdecec;color:#9b1c1c;padding:10px 12px;border-radius:8px}
+  .row{display:flex;gap:10px}.ok{background:#e6f4ea;color:#1e5631;padding:10px 12px;border-radius:8px}h2{font-size:18px;margin:24px 0 8px}select{padding:8px;border-radius:8px;border:1px solid #c8cdd8}.error{background:#fdecec;color:#9b1c1c;padding:10px 12px;border-radius:8px}
   ul.scopes{padding-left:20px}table{width:100%;border-collapse:collapse;font-size:14px}td,th{text-align:left;padding:8px 4px;border-bottom:1px solid #eef0f4;vertical-align:top}
   .wide{max-width:720px}`;
 
@@ -49,7 +49,8 @@ export function signInPage(opts: { action: string; next: string; csrf: string; s
 <form method="post" action="${escapeHtml(opts.action)}">${hidden({ next: opts.next, csrf: opts.csrf })}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="${escapeHtml(opts.email ?? "")}" required autofocus>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<button class="primary" type="submit">Sign in</button></form>${google}${link}`,
+<button class="primary" type="submit">Sign in</button></form>${google}${link}
+<p class="muted">After signing in, <a href="home">your home page</a> has your settings, knowledge base and connected apps.</p>`,
     { status: opts.status ?? (opts.error ? 401 : 200), headers: opts.setCookie ? { "set-cookie": opts.setCookie } : {} },
   );
 }

@@ -194,6 +194,14 @@ export async function importFiles(paths: string[], optsIn: ImportOptions): Promi
   return report;
 }
 
+/**
+ * Imports one parsed document (a note saved from a conversation, a page's upload): the same plan,
+ * limits, switch and idempotence as a file's document.
+ */
+export async function importDocument(doc: ParsedDocument, opts: ImportOptions): Promise<DocumentResult> {
+  return importParsed(doc, await manifestRef(opts, doc).get(), opts);
+}
+
 /** The run's group commit of word-index postings (one per importFiles call; created on first use otherwise). */
 const postingWriters = new WeakMap<ImportOptions, PostingWriter>();
 function writePostings(opts: ImportOptions, changes: PostingChanges): Promise<void> {
@@ -604,7 +612,7 @@ function addCounts(a: StatsCounts, b: StatsCounts): StatsCounts {
 }
 
 /** What to add to the user's summary when a document's counts change from `before` to `after`. */
-function statsDelta(before: StatsCounts, after: StatsCounts, now: Timestamp): Record<string, unknown> {
+export function statsDelta(before: StatsCounts, after: StatsCounts, now: Timestamp): Record<string, unknown> {
   const inc = (n: number) => FieldValue.increment(n);
   const mapDelta = (a: Record<string, number>, b: Record<string, number>) => {
     const out: Record<string, FieldValue> = {};

@@ -59,7 +59,7 @@ async function appsPage(session: Session): Promise<HttpReply> {
     : `<p class="muted">No apps or devices are connected.</p>`;
   return page(
     "Connected apps",
-    `<h1>Connected apps and devices</h1><p class="muted">Signed in as <b>${escapeHtml(session.email)}</b>. <a href="connect">Connect an AI app</a></p>${table}
+    `<h1>Connected apps and devices</h1><p class="muted">Signed in as <b>${escapeHtml(session.email)}</b>. <a href="home">Your home</a>: your settings, knowledge base and data. <a href="connect">Connect an AI app</a></p>${table}
 <form method="post" action="signout">${hidden({ csrf })}<button class="secondary" type="submit">Sign out</button></form>`,
     { wide: true },
   );

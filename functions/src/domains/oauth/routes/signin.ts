@@ -19,7 +19,7 @@ const methods = () => new Set((process.env.SIGN_IN_METHODS ?? "password,email-li
 const pending = () => firestore().collection("oauthSignIns");
 
 /** Only our own pages may be returned to after sign-in (no open redirect). */
-const safeNext = (next: string | undefined): string => (next && /^\/(consent|device|apps)(\?|$)/.test(next) ? next : "/apps");
+const safeNext = (next: string | undefined): string => (next && /^\/(consent|device|apps|home)(\?|$)/.test(next) ? next : "/apps");
 
 export const signInRedirect = (req: HttpRequest, next: string): HttpReply => redirect(`${req.baseUrl}/signin?next=${encodeURIComponent(next)}`);
 
