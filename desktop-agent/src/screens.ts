@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import type { Monitor as ReportedMonitor } from "../../functions/src/contracts/fotos-agent.js";
+import { DECODE_LIMIT } from "../../functions/src/domains/fotos/published.js";
 
 const require = createRequire(import.meta.url);
 
@@ -162,7 +163,7 @@ export async function captureMonitor(index: number, known?: Monitor[]): Promise<
   });
 }
 
-const toPng = async (image: Buffer) => (image.subarray(1, 4).toString("latin1") === "PNG" ? image : sharp(image).png().toBuffer());
+const toPng = async (image: Buffer) => (image.subarray(1, 4).toString("latin1") === "PNG" ? image : sharp(image, DECODE_LIMIT).png().toBuffer());
 
 export const noWindow = (title: string) =>
   new CaptureError(`No window found whose title contains "${title}" (case-insensitive): check the title or capture the fullscreen instead`);

@@ -39,3 +39,16 @@ describe("settings://current", () => {
     expect(mine.ai.defaultProvider).toBe("claude");
   });
 });
+
+describe("capture.redactBeforeUpload is a floor", () => {
+  test("a call may ask for redaction; with the setting on, asking for none still redacts", async () => {
+    const { captureRedaction, settingsFrom } = await import("../../functions/src/domains/fotos/settings.js");
+    const off = settingsFrom({ ui: { region: "GB" } });
+    const on = settingsFrom({ capture: { redactBeforeUpload: true }, ui: { region: "GB" } });
+    expect(captureRedaction(off)).toEqual({});
+    expect(captureRedaction(off, false)).toEqual({});
+    expect(captureRedaction(off, true)).toEqual({ redact: { region: "GB" } });
+    expect(captureRedaction(on)).toEqual({ redact: { region: "GB" } });
+    expect(captureRedaction(on, false)).toEqual({ redact: { region: "GB" } });
+  });
+});

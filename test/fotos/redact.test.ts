@@ -127,6 +127,22 @@ describe("patterns on joined lines", () => {
     expect(await types("build 20261115.4 and order 1004823, total 1,284,990.00")).toEqual([]);
   });
 
+  test("phone numbers in code and logs: string literals in international form, any country, spaced or not", async () => {
+    const literals = [
+      ['const SUPPORT = "+44 20 7946 0958";', "+44 20 7946 0958"],
+      ['"mobile":"+4915112345678",', "+4915112345678"], // 13 digits that pass Luhn: still a phone, not a card
+      ['call("tel:+33142685300")', "+33142685300"],
+      ['SUPPORT_PHONE="+81-3-1234-5678"', "+81-3-1234-5678"],
+      ["2024-05-01 12:00:01 INFO dial to=+61 2 9876 5432 ok", "+61 2 9876 5432"],
+      ["[INFO] sms sent to +919876543210 id=42", "+919876543210"],
+      ['{"to": "+5511987654321"}', "+5511987654321"],
+      ['  "+7 495 123-45-67",', "+7 495 123-45-67"],
+      ["const n = '+86 10 1234 5678'", "+86 10 1234 5678"],
+      ['fmt.Println("+1 (415) 555-2671")', "+1 (415) 555-2671"],
+    ];
+    for (const [line, phone] of literals) expect(await types(line!), line).toEqual([`phone:${phone}`]);
+  });
+
   test("IP addresses wherever they stand: URLs, host:port, user@host, IPv6 short forms", async () => {
     expect(await types("postgres://app@10.20.30.40:5432/prod")).toContainEqual("ip_address:10.20.30.40");
     expect(await types("ssh admin@203.0.113.45 -p 2222")).toEqual(["ip_address:203.0.113.45"]);

@@ -126,6 +126,8 @@ export class Bridge {
       aiChoice: async () => ({ models: {} }),
       ocr: remoteOnly,
       cachedOcr: remoteOnly,
+      ocrEngine: remoteOnly,
+      useQuota: remoteOnly,
       vision: remoteOnly,
     };
   }

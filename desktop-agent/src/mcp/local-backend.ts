@@ -1,10 +1,11 @@
 // The fotos backend of standalone `fotos-agent mcp` (see functions/src/domains/fotos/backend.ts):
 // captures with the agent's own code (screens.ts), screenshots and OCR results in the local
-// store's temporary folder, OCR with the function's tesseract.js engine, the default settings,
+// store's temporary folder, OCR with the function's tesseract.js engine, the default settings
+// (capture.redactBeforeUpload from FOTOS_REDACT_BEFORE_UPLOAD=1),
 // and the function's vision adapters with provider keys from this process's environment
 // (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY; Ollama at OLLAMA_URL or localhost).
 import { hostname } from "node:os";
-import { type RequestContext, TesseractOcr, visionAdapter, type FotosBackend, captureError, MAX_DELAY_MS, windowTitleRequired, type CaptureArgs, settingsFrom, redactionInfo, redactScreenshot, type RedactionInfo } from "../../../functions/src/domains/fotos/published.js";
+import { type RequestContext, TesseractOcr, visionAdapter, type FotosBackend, captureError, MAX_DELAY_MS, windowTitleRequired, type CaptureArgs, settingsFrom, type Settings, redactionInfo, redactScreenshot, type RedactionInfo } from "../../../functions/src/domains/fotos/published.js";
 import { captureFullscreen, captureMonitor, captureWindow, CaptureError, hasDisplay, NO_DISPLAY } from "../screens.js";
 import { LocalStore } from "./local-store.js";
 
@@ -27,6 +28,14 @@ export async function captureHere(args: CaptureArgs, signal: AbortSignal): Promi
     throw captureError(err instanceof CaptureError ? err.message : `The capture failed on ${thisComputer()}: ${(err as Error).message}`);
   }
 }
+
+/**
+ * Standalone keeps no settings: the defaults, with the privacy floor set where the AI app starts
+ * this server (FOTOS_REDACT_BEFORE_UPLOAD=1 in its "env"): captures are redacted here, and nothing
+ * unredacted is sent to a vision provider.
+ */
+export const standaloneSettings = (env: NodeJS.ProcessEnv = process.env): Settings =>
+  settingsFrom({ capture: { redactBeforeUpload: /^(1|true|yes|on)$/i.test(env.FOTOS_REDACT_BEFORE_UPLOAD?.trim() ?? "") } });
 
 let redactionOcr: TesseractOcr | undefined;
 
@@ -58,7 +67,7 @@ export function localBackend(store: LocalStore, ocr: TesseractOcr): (ctx: Reques
     load: (id) => store.load(id),
     meta: (id) => store.meta(id),
     list: (limit) => store.list(limit),
-    settings: async () => settingsFrom(undefined),
+    settings: async () => standaloneSettings(),
     aiChoice: async () => ({ models: {} }),
     async ocr(meta, png, language) {
       const cached = await store.cachedOcr(meta.id, language);
@@ -68,6 +77,8 @@ export function localBackend(store: LocalStore, ocr: TesseractOcr): (ctx: Reques
       return { result, cached: false };
     },
     cachedOcr: (id, language) => store.cachedOcr(id, language),
+    ocrEngine: async () => ocr,
+    useQuota: async () => undefined, // this computer's own resources: no quota
     vision: visionAdapter,
   });
 }

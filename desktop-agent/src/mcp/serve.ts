@@ -70,7 +70,7 @@ export async function serveMcp(opts: ServeOptions = {}): Promise<void> {
     backend = localBackend(store, ocr);
     sayWhereKeysAreSet(() => ` in the environment of fotos-agent mcp (the "env" of its entry in your AI app's MCP configuration)`);
     members = fotosServer;
-    where = `Standalone: screenshots are kept on this computer only (${store.dir}), OCR runs locally, settings are the defaults.`;
+    where = `Standalone: screenshots are kept on this computer only (${store.dir}), OCR runs locally, settings are the defaults (FOTOS_REDACT_BEFORE_UPLOAD=1 turns on capture.redactBeforeUpload).`;
     log.info("standalone", { reason: choice.reason, folder: store.dir });
   }
   const domain: DomainDefinition = {

@@ -3,10 +3,12 @@
 // (`gateFor`) and the local front `npm start` serves through (scripts/emulator/front.ts).
 // Inside an instance the gate works on `gate.maxInFlight` requests at once and lets the rest of
 // the function's concurrency wait at most `gate.maxWaitMs`; past that, 503 + Retry-After at once.
-// Per deployment: <DOMAIN>_MAX_IN_FLIGHT, _MAX_QUEUED, _MAX_WAIT_MS, _RETRY_AFTER_SECONDS.
+// Each person (or device) may hold at most a quarter of the in-flight requests (share.ts).
+// Per deployment: <DOMAIN>_MAX_IN_FLIGHT, _MAX_QUEUED, _MAX_WAIT_MS, _RETRY_AFTER_SECONDS, _MAX_PER_PERSON.
 import type { HttpsOptions } from "firebase-functions/v2/https";
 import { manifestOf, type ServingProfile } from "../core/manifest.js";
 import { Gate, type GateOptions } from "./gate.js";
+import { PersonShares } from "./share.js";
 
 export type { ServingProfile } from "../core/manifest.js";
 
@@ -40,4 +42,16 @@ export function gateOptions(domain: string, env: NodeJS.ProcessEnv = process.env
 /** The gate of one function's instance (one per process and domain). */
 export function gateFor(domain: string): Gate {
   return new Gate(gateOptions(domain));
+}
+
+/** The requests one person may have held or in flight on one instance: a quarter of the gate's, unless set. */
+export function perPersonShare(domain: string, env: NodeJS.ProcessEnv = process.env): number {
+  const { maxInFlight } = gateOptions(domain, env);
+  const n = Number(env[`${domain.toUpperCase()}_MAX_PER_PERSON`]);
+  return Math.max(1, Number.isInteger(n) && n > 0 ? n : Math.floor(maxInFlight / 4));
+}
+
+/** The per-person shares of one function's instance (one per process and domain). */
+export function sharesFor(domain: string): PersonShares {
+  return new PersonShares(perPersonShare(domain), gateOptions(domain).retryAfterSeconds);
 }

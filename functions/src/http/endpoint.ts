@@ -16,7 +16,8 @@ import { log as rootLog } from "../core/log.js";
 import { createServer, PACKAGE_VERSION } from "../mcp/server.js";
 import { JSONRPC, sendJson, sendJsonRpcError } from "./jsonrpc.js";
 import { corsHeaders, hostAllowed, originAllowed } from "./origin.js";
-import { gateFor } from "./capacity.js";
+import { gateFor, sharesFor } from "./capacity.js";
+import { claimShare, type PersonShares } from "./share.js";
 import { manifestOf } from "../core/manifest.js";
 import { DEPENDENCY_RETRY_AFTER_SECONDS, dependencyTrouble, probeTrouble, withRequestDeadline } from "../platform/deadline.js";
 import { refuseDeepJson, warmUp, withinGate } from "./guards.js";
@@ -49,6 +50,7 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
       throw err;
     }));
   const gate = gateFor(name);
+  const shares = sharesFor(name);
   // Cloud Run / the emulator tell a process which function it serves: warm up before traffic.
   if (process.env.FUNCTION_TARGET === name || process.env.K_SERVICE === name) {
     warmUp(gate, ready).catch((err: unknown) => rootLog.error("warm-up failed; the next request retries", { domain: name, err }));
@@ -61,7 +63,7 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
     // The path and whether this is an uptime check, read once for every step below.
     const path = requestPath(req);
     const health = isHealthCheck(req.method, path);
-    const serve = async () => handle(req, res, await ready(), scope, path, health);
+    const serve = async () => handle(req, res, await ready(), scope, path, health, shares);
     try {
       // An uptime check never waits in the gate: it must answer while the instance is loaded (and
       // says "ok" then: busy is not broken).
@@ -117,7 +119,7 @@ export function mcpHandler(domain: DomainDefinition, scopeOf: () => RequestScope
   });
 }
 
-async function handle(req: Request, res: Response, loaded: Loaded, scope: RequestScope, path: string, health: boolean): Promise<void> {
+async function handle(req: Request, res: Response, loaded: Loaded, scope: RequestScope, path: string, health: boolean, shares: PersonShares): Promise<void> {
   const { domain, maxBody } = loaded;
   const { log, requestId } = scope;
   const routes = domain.routes?.filter((r) => r.path === path) ?? [];
@@ -174,6 +176,7 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
       return sendJsonRpcError(res, outcome.status, JSONRPC.UNAUTHORIZED, outcome.message, outcome.headers);
     }
     scope.caller = outcome.caller;
+    if (!claimShare(shares, domain.name, outcome.caller, res)) return;
   }
 
   if (route) {

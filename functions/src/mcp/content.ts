@@ -3,6 +3,7 @@
 import type { CallToolResult, ContentBlock, ImageContent } from "@modelcontextprotocol/server";
 import { envNumber } from "../core/env.js";
 import { tooLarge } from "../core/errors.js";
+import { DECODE_LIMIT } from "../core/pixels.js";
 import { MAX_IMAGE_SIDE } from "../core/images.js";
 
 export { MAX_IMAGE_SIDE };
@@ -48,12 +49,12 @@ export function imageContent(data: Buffer, mimeType = "image/png"): ImageContent
  */
 export async function fitImageForModel(data: Buffer, mimeType = "image/png"): Promise<ImageContent> {
   const { default: sharp } = await import("sharp");
-  const meta = await sharp(data).metadata();
+  const meta = await sharp(data, DECODE_LIMIT).metadata();
   const side = Math.max(meta.width ?? 0, meta.height ?? 0);
   if (side <= MAX_IMAGE_SIDE && data.length <= MAX_IMAGE_BYTES) return imageContent(data, mimeType);
-  let out = await sharp(data).resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside" }).png().toBuffer();
+  let out = await sharp(data, DECODE_LIMIT).resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside" }).png().toBuffer();
   if (out.length > MAX_IMAGE_BYTES) {
-    out = await sharp(data).resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside" }).jpeg({ quality: 80 }).toBuffer();
+    out = await sharp(data, DECODE_LIMIT).resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside" }).jpeg({ quality: 80 }).toBuffer();
     return imageContent(out, "image/jpeg");
   }
   return imageContent(out, "image/png");

@@ -10,6 +10,7 @@
 
 import { isDeployed } from "../core/where.js";
 import { EmbeddingError, type Embedder } from "./embedder.js";
+import { BUDGETS, spendBudget } from "./quota.js";
 
 export { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type EmbedTask } from "./embedder.js";
 
@@ -23,9 +24,9 @@ export function configuredProvider(env: NodeJS.ProcessEnv = process.env): Embedd
 
 let shared: Promise<Embedder> | undefined;
 
-/** The embedder of this process (created once; the provider's client is reused). */
+/** The embedder of this process (created once; the provider's client is reused). Vertex calls are paid: each text counts against the deployment's daily budget. */
 export function embedder(): Promise<Embedder> {
-  shared ??= createEmbedder(configuredProvider()).catch((err) => {
+  shared ??= createEmbedder(configuredProvider()).then(budgeted).catch((err) => {
     shared = undefined;
     throw err;
   });
@@ -44,4 +45,18 @@ export async function createEmbedder(provider: EmbeddingsProvider, opts: CreateE
   }
   const { LocalEmbedder } = await import("./embeddings-local.js");
   return LocalEmbedder.load({ bulk: !!opts.bulk });
+}
+
+/** A paid embedder whose every call first counts its texts against BUDGETS.embeddings; the local model is free. */
+function budgeted(e: Embedder): Embedder {
+  if (configuredProvider() !== "vertex") return e;
+  return {
+    model: e.model,
+    dimensions: e.dimensions,
+    embed: async (texts, task) => {
+      await spendBudget(BUDGETS.embeddings, texts.length);
+      return e.embed(texts, task);
+    },
+    ...(e.warmup ? { warmup: () => e.warmup!() } : {}),
+  };
 }

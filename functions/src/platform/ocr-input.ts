@@ -6,6 +6,7 @@
 // upscaled (windows and small screens 1.75×, larger ones 1.5×: OCR_UPSCALE_SMALL / _LARGE); and a white border
 // is added. Boxes found on the prepared image map back with `toOriginal`.
 import { envNumber } from "../core/env.js";
+import { DECODE_LIMIT } from "../core/pixels.js";
 
 /** Images up to this width are upscaled by OCR_UPSCALE_SMALL (OCR_UPSCALE_MAX_WIDTH). */
 const UPSCALE_MAX_WIDTH = envNumber("OCR_UPSCALE_MAX_WIDTH", 1600);
@@ -33,12 +34,12 @@ export interface PrepareOptions {
 
 export async function prepareForOcr(png: Buffer, opts: PrepareOptions = {}): Promise<OcrInput> {
   const { default: sharp } = await import("sharp");
-  const { data, info } = await sharp(png).flatten({ background: "#ffffff" }).grayscale().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(png, DECODE_LIMIT).flatten({ background: "#ffffff" }).grayscale().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = info;
   const scale = opts.scale ?? (width <= UPSCALE_MAX_WIDTH ? UPSCALE_SMALL : UPSCALE_LARGE);
   const normalize = opts.normalize ?? true;
   const gray = normalize ? lightBackground(data, width, height) : data;
-  let image = sharp(gray, { raw: { width, height, channels: 1 } });
+  let image = sharp(gray, { ...DECODE_LIMIT, raw: { width, height, channels: 1 } });
   if (scale !== 1) image = image.resize({ width: Math.round(width * scale), kernel: "lanczos3" });
   const border = normalize ? BORDER : 0;
   if (border) image = image.extend({ top: border, bottom: border, left: border, right: border, background: "#ffffff" });

@@ -8,6 +8,7 @@ import { OAuth2Client } from "google-auth-library";
 import { ToolError, unavailable } from "../core/errors.js";
 import { BUDGETS, callDependency } from "./deadline.js";
 import { joinLines, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "./ocr-result.js";
+import { DECODE_LIMIT } from "../core/pixels.js";
 
 const HINTS: Record<OcrLanguage, string> = { eng: "en", deu: "de", jpn: "ja" };
 /**
@@ -75,9 +76,9 @@ export class VisionOcr implements OcrEngine {
 async function fitForVision(png: Buffer): Promise<{ content: Buffer; scale: number }> {
   if (png.length <= VISION_MAX_CONTENT_BYTES) return { content: png, scale: 1 };
   const { default: sharp } = await import("sharp");
-  const width = (await sharp(png).metadata()).width ?? 1;
+  const width = (await sharp(png, DECODE_LIMIT).metadata()).width ?? 1;
   for (const scale of [1, 0.75, 0.5, 0.35, 0.25]) {
-    const content = await sharp(png)
+    const content = await sharp(png, DECODE_LIMIT)
       .resize({ width: Math.max(1, Math.round(width * scale)), kernel: "lanczos3" })
       .flatten({ background: "#ffffff" })
       .jpeg({ quality: 92 })

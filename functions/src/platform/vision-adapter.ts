@@ -1,6 +1,7 @@
 // What every vision-LLM adapter implements and the helpers they share (vision-llm.ts picks the
 // adapter; the adapters import only this, so the front and its adapters form no import circle).
 import { ToolError } from "../core/errors.js";
+import { DECODE_LIMIT } from "../core/pixels.js";
 
 export const VISION_PROVIDERS = ["claude", "openai", "gemini", "ollama"] as const;
 export type VisionProvider = (typeof VISION_PROVIDERS)[number];
@@ -67,9 +68,9 @@ const MAX_IMAGE_BYTES = 3_750_000; // Claude: 5 MB base64 per image; the stricte
 export async function fitForProvider(png: Buffer, provider: VisionProvider): Promise<{ data: Buffer; mimeType: "image/png" | "image/jpeg" }> {
   const { default: sharp } = await import("sharp");
   const max = PROVIDER_MAX_SIDE[provider];
-  const meta = await sharp(png).metadata();
+  const meta = await sharp(png, DECODE_LIMIT).metadata();
   if (Math.max(meta.width ?? 0, meta.height ?? 0) <= max && png.length <= MAX_IMAGE_BYTES) return { data: png, mimeType: "image/png" };
-  const resized = sharp(png).resize({ width: max, height: max, fit: "inside", withoutEnlargement: true });
+  const resized = sharp(png, DECODE_LIMIT).resize({ width: max, height: max, fit: "inside", withoutEnlargement: true });
   const asPng = await resized.clone().png().toBuffer();
   if (asPng.length <= MAX_IMAGE_BYTES) return { data: asPng, mimeType: "image/png" };
   return { data: await resized.jpeg({ quality: 85 }).toBuffer(), mimeType: "image/jpeg" };

@@ -14,5 +14,7 @@ export const MISSED_HEARTBEATS = 2;
 export const HEARTBEAT_GRACE_MS = 2_000;
 /** How often a waiting tool sends MCP progress. */
 export const PROGRESS_EVERY_MS = 2_000;
+/** Files one plugin (device) may have open on the server at once: each open file is a room holding a poll. */
+export const MAX_ROOMS_PER_DEVICE = envNumber("FIGMA_MAX_ROOMS_PER_DEVICE", 10, { min: 1 });
 /** Stored results stay under Firestore's 1 MiB document limit. */
 export const MAX_STORED_RESULT_CHARS = 900_000;

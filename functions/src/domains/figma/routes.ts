@@ -4,7 +4,7 @@
 // A room that is not this device's reads like an unknown one (404), whoever asks.
 import { device, type RequestContext } from "../../mcp/define.js";
 import { route, type HttpRoute } from "../../http/route.js";
-import { notFound, unauthenticated } from "../../core/errors.js";
+import { notFound, ToolError, unauthenticated } from "../../core/errors.js";
 import { MAX_RESULT_BODY_BYTES, PLUGIN_ROUTES, type CommandBatch, type PluginAnswer, type SessionRegistered } from "../../contracts/figma-plugin.js";
 import { closeSchema, commandsQuerySchema, heartbeatSchema, registerSessionSchema, resultSchema } from "../../contracts/figma-plugin-requests.js";
 import { parseInput } from "../../mcp/validation.js";
@@ -132,7 +132,7 @@ const resultsRoute = route({
     const input = req.input;
     await ownRoom(ctx, input.roomId);
     const answer: PluginAnswer = input.ok
-      ? { ok: true, result: await fitExportForModel(input.result) }
+      ? await fittedAnswer(input.result)
       : { ok: false, error: input.error ?? { message: "The plugin could not run this command" } };
     let json = JSON.stringify(answer);
     if (json.length > MAX_STORED_RESULT_CHARS) {
@@ -162,3 +162,13 @@ const closeRoute = route({
 });
 
 export const pluginRoutes: HttpRoute[] = [registerRoute, heartbeatRoute, commandsRoute, resultsRoute, closeRoute];
+
+/** A result with its exported image fitted for the model; an image too large to decode is the command's error. */
+async function fittedAnswer(result: unknown): Promise<PluginAnswer> {
+  try {
+    return { ok: true, result: await fitExportForModel(result) };
+  } catch (err) {
+    if (err instanceof ToolError && err.kind === "too_large") return { ok: false, error: { code: "too_large", message: err.message } };
+    throw err;
+  }
+}

@@ -5,7 +5,8 @@ import { randomBytes } from "node:crypto";
 import { FieldValue, Timestamp, type DocumentReference, type Firestore } from "firebase-admin/firestore";
 import { firestore } from "../../platform/firebase.js";
 import { DEFAULT_KEEPALIVE_SECONDS, MAX_KEEPALIVE_SECONDS } from "../../contracts/figma-plugin.js";
-import { HEARTBEAT_GRACE_MS, MISSED_HEARTBEATS } from "./config.js";
+import { HEARTBEAT_GRACE_MS, MAX_ROOMS_PER_DEVICE, MISSED_HEARTBEATS } from "./config.js";
+import { rateLimited } from "../../core/errors.js";
 
 export const SESSIONS = "figma_sessions";
 export const COMMANDS = "figma_commands";
@@ -95,6 +96,11 @@ export async function registerSession(ownerUid: string, deviceId: string, fields
       remember(session.roomId, session);
       return session;
     }
+  }
+  // A device's rooms are capped: each holds a poll open, and one plugin must not take the function's capacity.
+  const open = (await db().collection(SESSIONS).where("ownerUid", "==", ownerUid).where("deviceId", "==", deviceId).get()).docs.filter((d) => isAlive(toSession(d.data())));
+  if (open.length >= MAX_ROOMS_PER_DEVICE) {
+    throw rateLimited(`This Figma plugin already has ${open.length} files open on the server, the most one device may have (${MAX_ROOMS_PER_DEVICE}): close the MCP Bridge plugin in a file you are not using, then try again`, 30);
   }
   const roomId = newRoomId();
   const doc = { roomId, ownerUid, deviceId, ...fields, pollId: null, createdAt: now, lastSeenAt: now, expireAt: expiry() };

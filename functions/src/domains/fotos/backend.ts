@@ -7,7 +7,7 @@
 //     screen, tesseract.js, provider keys from the environment.
 // Whoever serves the domain passes its backend in, as the definition's `backend`.
 import type { RequestContext } from "../../mcp/define.js";
-import type { OcrLanguage, OcrResult } from "../../platform/ocr.js";
+import type { OcrEngine, OcrLanguage, OcrResult } from "../../platform/ocr.js";
 import type { VisionAdapter, VisionProvider } from "../../platform/vision-llm.js";
 import type { AiChoice } from "./ai-settings.js";
 import type { CaptureArgs, NewScreenshot, ScreenshotMeta } from "./screenshots.js";
@@ -36,6 +36,10 @@ export interface FotosBackend {
   ocr(meta: ScreenshotMeta, png: Buffer, language: OcrLanguage): Promise<{ result: OcrResult; cached: boolean }>;
   /** A cached OCR result (in `language`, else the newest), if any. */
   cachedOcr(id: string, language?: OcrLanguage): Promise<OcrResult | undefined>;
+  /** The engine a redaction's re-check reads with (the function's counts Cloud Vision calls against its budget). */
+  ocrEngine(): Promise<OcrEngine>;
+  /** Counts an annotation or a redaction against the person's daily quota (the function; nothing on this computer). */
+  useQuota(action: "annotation" | "redaction"): Promise<void>;
   /** The provider's adapter; a missing key is the seed's missing-key error. */
   vision(provider: VisionProvider): Promise<VisionAdapter>;
 }

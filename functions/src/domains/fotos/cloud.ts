@@ -2,12 +2,12 @@
 // (store.ts), captures by their paired desktop agent (capture.ts), OCR cached beside the
 // screenshot (ocr-cache.ts), settings at users/{uid}/fotos/settings, the operator's provider keys.
 import type { RequestContext } from "../../mcp/define.js";
-import { QUOTAS, useQuota } from "../../platform/quota.js";
+import { BUDGETS, QUOTAS, spendBudget, useQuota } from "../../platform/quota.js";
 import { visionAdapter } from "../../platform/vision-llm.js";
 import { aiChoiceFrom } from "./ai-settings.js";
 import type { FotosBackend } from "./backend.js";
 import { captureScreenshot } from "./capture.js";
-import { cachedOcr, ocrScreenshot } from "./ocr-cache.js";
+import { cachedOcr, meteredOcrEngine, ocrScreenshot } from "./ocr-cache.js";
 import { readSettings, settingsDoc } from "./settings-store.js";
 import { uidOf } from "./source.js";
 import { getScreenshotMeta, listScreenshots, loadScreenshot, saveScreenshot } from "./store.js";
@@ -26,11 +26,14 @@ export function cloudBackend(ctx: RequestContext): FotosBackend {
     aiChoice: async () => aiChoiceFrom((await settingsDoc(uid).get()).get("ai")),
     ocr: (meta, png, language) => ocrScreenshot(uid, meta, png, language),
     cachedOcr: (id, language) => cachedOcr(uid, id, language),
-    // The operator pays the provider: each analysis counts against the person's daily quota, after
-    // the key check and before any capture.
+    ocrEngine: meteredOcrEngine,
+    useQuota: (action) => useQuota(uid, action === "annotation" ? QUOTAS.annotations : QUOTAS.redactions),
+    // The operator pays the provider: each analysis counts against the person's daily quota and the
+    // deployment's budget, after the key check and before any capture.
     vision: async (provider) => {
       const adapter = await visionAdapter(provider);
       await useQuota(uid, QUOTAS.visionLlm);
+      await spendBudget(BUDGETS.visionLlm);
       return adapter;
     },
   };

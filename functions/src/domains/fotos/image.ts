@@ -4,6 +4,7 @@
 // The full-resolution original stays behind screenshots://{id}.
 import type { ImageContent } from "@modelcontextprotocol/server";
 import { envNumber } from "../../core/env.js";
+import { DECODE_LIMIT } from "../../core/pixels.js";
 
 /** Longest side of the model's copy (FOTOS_MODEL_IMAGE_SIDE, default 1568). */
 export const MODEL_IMAGE_SIDE = envNumber("FOTOS_MODEL_IMAGE_SIDE", 1568, { min: 64 });
@@ -20,13 +21,13 @@ export interface ModelImage {
 /** Downscales (never upscales) and re-encodes an image for a model. */
 export async function modelImage(image: Buffer, maxSide = MODEL_IMAGE_SIDE, maxBytes = MODEL_IMAGE_BYTES): Promise<ModelImage> {
   const { default: sharp } = await import("sharp");
-  const meta = await sharp(image).metadata();
+  const meta = await sharp(image, DECODE_LIMIT).metadata();
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
   const fits = Math.max(width, height) <= maxSide;
   if (fits && meta.format === "png" && image.length <= maxBytes) return { data: image, mimeType: "image/png", width, height };
 
-  const resized = sharp(image).resize({ width: maxSide, height: maxSide, fit: "inside", withoutEnlargement: true });
+  const resized = sharp(image, DECODE_LIMIT).resize({ width: maxSide, height: maxSide, fit: "inside", withoutEnlargement: true });
   const { data: png, info } = await resized.clone().png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true });
   if (png.length <= maxBytes) return { data: png, mimeType: "image/png", width: info.width, height: info.height };
   for (const quality of [85, 75, 60, 45, 30]) {
@@ -36,7 +37,7 @@ export async function modelImage(image: Buffer, maxSide = MODEL_IMAGE_SIDE, maxB
   // A pathological image (noise): halve the size until it fits.
   let side = Math.floor(Math.max(info.width, info.height) / 2);
   for (;;) {
-    const { data, info: small } = await sharp(image)
+    const { data, info: small } = await sharp(image, DECODE_LIMIT)
       .resize({ width: side, height: side, fit: "inside" })
       .flatten({ background: "#ffffff" })
       .jpeg({ quality: 30 })

@@ -1,10 +1,13 @@
 // OCR results cached per screenshot and language in Firestore, beside the screenshot's metadata:
 //   users/{uid}/screenshots/{id}/ocr/{language}   {text, regions (+ line index), engine, createdAt}
 // A screenshot never changes (annotating or redacting makes a new one), so a cached result never
-// goes stale. Results too big for one document (~1 MiB) are simply not cached.
+// goes stale. Results too big for one document (~1 MiB) are simply not cached. A reading that is
+// not cached counts against the person's OCR quota; with Cloud Vision, every call counts against
+// the deployment's budget.
 import { FieldValue } from "firebase-admin/firestore";
 import { firestore } from "../../platform/firebase.js";
-import { recognize, type OcrLanguage, type OcrRegion, type OcrResult } from "../../platform/ocr.js";
+import { ocrEngine, type OcrEngine, type OcrLanguage, type OcrRegion, type OcrResult } from "../../platform/ocr.js";
+import { BUDGETS, QUOTAS, spendBudget, useQuota } from "../../platform/quota.js";
 import type { ScreenshotMeta } from "./store.js";
 
 const MAX_CACHED_BYTES = 900_000;
@@ -44,7 +47,8 @@ export async function cachedOcr(uid: string, id: string, language?: OcrLanguage)
 export async function ocrScreenshot(uid: string, meta: ScreenshotMeta, png: Buffer, language: OcrLanguage): Promise<{ result: OcrResult; cached: boolean }> {
   const cached = await cachedOcr(uid, meta.id, language);
   if (cached) return { result: cached, cached: true };
-  const result = await recognize(png, language);
+  await useQuota(uid, QUOTAS.ocr);
+  const result = await (await meteredOcrEngine()).recognize(png, language);
   const stored = toStored(result);
   if (Buffer.byteLength(JSON.stringify(stored)) <= MAX_CACHED_BYTES) {
     await ocrDocs(uid, meta.id)
@@ -53,4 +57,17 @@ export async function ocrScreenshot(uid: string, meta: ScreenshotMeta, png: Buff
       .catch((err: Error) => console.error("OCR cache write failed:", err.message));
   }
   return { result, cached: false };
+}
+
+/** The process's OCR engine; a Cloud Vision call (paid) is counted against the deployment's budget first. */
+export async function meteredOcrEngine(): Promise<OcrEngine> {
+  const engine = await ocrEngine();
+  if (engine.name !== "vision") return engine;
+  return {
+    name: engine.name,
+    recognize: async (png, language) => {
+      await spendBudget(BUDGETS.cloudVision);
+      return engine.recognize(png, language);
+    },
+  };
 }

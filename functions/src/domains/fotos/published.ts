@@ -15,6 +15,7 @@ export { newScope } from "../../handler/scope.js";
 export { OPEN, type DomainDefinition, type ErrorResult, type RequestContext, type StructuredResult } from "../../mcp/define.js";
 export { ToolError, unauthenticated, unavailable } from "../../core/errors.js";
 export { envNumber } from "../../core/env.js";
+export { DECODE_LIMIT } from "../../core/pixels.js";
 export { createLogger } from "../../core/log.js";
 export type { OcrLanguage, OcrResult } from "../../platform/ocr.js";
 export { TesseractOcr } from "../../platform/ocr-tesseract.js";

@@ -49,11 +49,12 @@ function overlay<T>(defaults: T, stored: unknown): T {
 }
 
 /**
- * The redaction a capture gets before it leaves the computer: asked for by the call, else the
- * person's setting; every capture path (take_screenshot, and a vision tool capturing first) asks here.
+ * The redaction a capture gets before it leaves the computer; every capture path (take_screenshot,
+ * and a vision tool capturing first) asks here. The person's setting is a floor: a call may ask for
+ * redaction, never turn it off (a model can be talked into asking by text on the screen).
  */
 export function captureRedaction(settings: Settings, asked?: boolean): { redact?: { region: string } } {
-  return (asked ?? settings.capture.redactBeforeUpload) ? { redact: { region: settings.ui.region } } : {};
+  return asked || settings.capture.redactBeforeUpload ? { redact: { region: settings.ui.region } } : {};
 }
 
 /** Stored values over the defaults. */

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { Timestamp, type DocumentData } from "firebase-admin/firestore";
 import { ToolError } from "../../core/errors.js";
 import { firestore } from "../../platform/firebase.js";
+import { BUDGETS, spendBudget } from "../../platform/quota.js";
 import { deleteObject, getObject, putObject } from "../../platform/storage.js";
 import { MAX_LIST, MAX_PNG_BYTES, pngSize, RETENTION_DAYS, SCREENSHOT_ID as ID, screenshotNotFound, type NewScreenshot, type ScreenshotMeta } from "./screenshots.js";
 
@@ -41,6 +42,7 @@ export async function saveScreenshot(uid: string, png: Buffer, meta: NewScreensh
   const createdAt = Timestamp.fromMillis(now);
   const expiresAt = Timestamp.fromMillis(now + RETENTION_DAYS * 86_400_000);
   const path = blobPath(uid, id);
+  await spendBudget(BUDGETS.storedBytes, png.length);
   await putObject(path, png, "image/png");
   const data = {
     width,

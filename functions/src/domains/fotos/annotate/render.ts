@@ -4,6 +4,7 @@
 // Text uses the fonts shipped in functions/assets/fonts (see fonts.ts), else the system's.
 import { ensureFonts, FONT_FAMILY } from "./fonts.js";
 import type { Annotation } from "./schema.js";
+import { DECODE_LIMIT } from "../../../core/pixels.js";
 
 interface Raw {
   data: Buffer;
@@ -32,17 +33,17 @@ async function withPixelBudget<T>(pixels: number, work: () => Promise<T>): Promi
 export async function renderAnnotations(png: Buffer, annotations: Annotation[]): Promise<Buffer> {
   ensureFonts();
   const { default: sharp } = await import("sharp");
-  const { width = 0, height = 0 } = await sharp(png).metadata();
+  const { width = 0, height = 0 } = await sharp(png, DECODE_LIMIT).metadata();
   return withPixelBudget(width * height, () => render(png, annotations));
 }
 
 async function render(png: Buffer, annotations: Annotation[]): Promise<Buffer> {
   const { default: sharp } = await import("sharp");
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(png, DECODE_LIMIT).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   let image: Raw = { data, width: info.width, height: info.height };
   let pending: string[] = [];
 
-  const fromRaw = (img: Raw) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: 4 } });
+  const fromRaw = (img: Raw) => sharp(img.data, { ...DECODE_LIMIT, raw: { width: img.width, height: img.height, channels: 4 } });
   const flush = async () => {
     if (!pending.length) return;
     const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${image.width}" height="${image.height}">${pending.join("")}</svg>`);

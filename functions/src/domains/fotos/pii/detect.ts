@@ -29,6 +29,7 @@ export interface DetectOptions {
 function creditCards(text: string): Span[] {
   const found: Span[] = [];
   for (const run of text.matchAll(/\d(?:[ .-]{0,2}\d){12,}/g)) {
+    if (/\+\s?$/.test(text.slice(0, run.index))) continue; // "+<digits>" is a phone in international form, never a card
     // Windows that start and end at group boundaries, longest first, so a run with an extra group
     // around still matches but a window cut inside a group (a random Luhn hit) does not.
     const positions = [...run[0].matchAll(/\d/g)].map((d) => run.index + d.index);

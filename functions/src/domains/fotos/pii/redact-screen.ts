@@ -8,6 +8,7 @@ import type { OcrEngine, OcrResult } from "../../../platform/ocr.js";
 import { detectPii, type DetectOptions, type Detection } from "./detect.js";
 import { redact } from "./redact.js";
 import type { RedactionInfo } from "./types.js";
+import { DECODE_LIMIT } from "../../../core/pixels.js";
 
 export interface RedactionResult {
   /** The redacted PNG; the input itself when nothing was found. */
@@ -49,12 +50,12 @@ export async function redactScreenshot(engine: OcrEngine, png: Buffer, opts: Red
 /** OCR of the rows the boxes changed (the whole width, a margin of two line heights), in the image's pixels. */
 async function readChangedBand(engine: OcrEngine, png: Buffer, boxes: Detection[]): Promise<OcrResult> {
   const { default: sharp } = await import("sharp");
-  const { height = 0, width = 0 } = await sharp(png).metadata();
+  const { height = 0, width = 0 } = await sharp(png, DECODE_LIMIT).metadata();
   const margin = 2 * Math.max(...boxes.map((b) => b.h));
   const top = Math.max(0, Math.min(...boxes.map((b) => b.y)) - margin);
   const bottom = Math.min(height, Math.max(...boxes.map((b) => b.y + b.h)) + margin);
   if (top === 0 && bottom === height) return engine.recognize(png, "eng");
-  const band = await sharp(png).extract({ left: 0, top, width, height: bottom - top }).png({ compressionLevel: 1 }).toBuffer();
+  const band = await sharp(png, DECODE_LIMIT).extract({ left: 0, top, width, height: bottom - top }).png({ compressionLevel: 1 }).toBuffer();
   const result = await engine.recognize(band, "eng");
   return { ...result, regions: result.regions.map((r) => ({ ...r, y: r.y + top })) };
 }

@@ -5,6 +5,7 @@
 // same way), and a fill leaves nothing to recover. Black, except on a dark background, where a
 // black box would vanish and nobody could tell that something was covered: there mid gray.
 import type { Detection } from "./detect.js";
+import { DECODE_LIMIT } from "../../../core/pixels.js";
 
 const FILL = "#000000";
 const FILL_ON_DARK = "#808080";
@@ -22,7 +23,7 @@ export function coverBox(d: Detection, width: number, height: number): { x: numb
 export async function redact(png: Buffer, detections: Detection[]): Promise<Buffer> {
   if (!detections.length) return png;
   const { default: sharp } = await import("sharp");
-  const { data: gray, info } = await sharp(png).flatten({ background: "#ffffff" }).grayscale().raw().toBuffer({ resolveWithObject: true });
+  const { data: gray, info } = await sharp(png, DECODE_LIMIT).flatten({ background: "#ffffff" }).grayscale().raw().toBuffer({ resolveWithObject: true });
   const { width, height } = info;
   const rects = detections
     .map((d) => coverBox(d, width, height))
@@ -30,7 +31,7 @@ export async function redact(png: Buffer, detections: Detection[]): Promise<Buff
     .map((r) => `<rect x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" fill="${meanLevel(gray, width, r) < 80 ? FILL_ON_DARK : FILL}"/>`)
     .join("");
   const overlay = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${rects}</svg>`);
-  return sharp(png).composite([{ input: overlay, top: 0, left: 0 }]).png().toBuffer();
+  return sharp(png, DECODE_LIMIT).composite([{ input: overlay, top: 0, left: 0 }]).png().toBuffer();
 }
 
 /** Mean gray level (0–255) of a rectangle: the background a box sits on (text covers little of it). */

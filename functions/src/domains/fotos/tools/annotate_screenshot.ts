@@ -30,6 +30,7 @@ export const annotateScreenshotTool = tool(
   async ({ screenshot_id, annotations }, ctx) => {
     const fotos = backendOf(ctx);
     const { png } = await fotos.load(screenshot_id);
+    await fotos.useQuota("annotation");
     const annotated = await renderAnnotations(png, annotations);
     const meta = await fotos.save(annotated, { mode: "annotated", sourceId: screenshot_id });
     const data = { screenshot_id: meta.id, source_id: screenshot_id, width: meta.width, height: meta.height, annotations: annotations.length };

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/define.js";
-import { ocrEngine } from "../../../platform/ocr.js";
 import { PII_TYPES } from "../pii/types.js";
 import { summarize } from "../pii/summary.js";
-import { redactionInfo, redactScreenshot } from "../pii/redact-screen.js";
+import { redactionInfo } from "../pii/redact-screen.js";
 import { modelImageContent } from "../image.js";
 import { detectionSchema } from "../schema.js";
 import { backendOf } from "../backend.js";
+import { redactStored } from "../source.js";
 
 
 export const autoRedactPiiTool = tool(
@@ -34,8 +34,8 @@ export const autoRedactPiiTool = tool(
   async ({ screenshot_id }, ctx) => {
     const fotos = backendOf(ctx);
     const [{ meta, png }, settings] = await Promise.all([fotos.load(screenshot_id), fotos.settings()]);
-    const { result } = await fotos.ocr(meta, png, "eng");
-    const out = await redactScreenshot(await ocrEngine(), png, { ocr: result, region: settings.ui.region });
+    await fotos.useQuota("redaction");
+    const out = await redactStored(fotos, meta, png, settings);
     if (!out.detections.length) {
       return {
         data: { screenshot_id, source_id: screenshot_id, redacted: false, detections: [], recheck: "not_needed" as const },

@@ -25,7 +25,7 @@ export const takeScreenshot = tool(
       redact_before_upload: z
         .boolean()
         .optional()
-        .describe("Redact personal data and secrets (OCR + solid boxes) on the user's computer before the image is uploaded, so the unredacted image never leaves it (default: capture.redactBeforeUpload in settings://current, else false)"),
+        .describe("Redact personal data and secrets (OCR + solid boxes) on the user's computer before the image is uploaded, so the unredacted image never leaves it (default: capture.redactBeforeUpload in settings://current, else false; when that setting is on, false does not turn it off)"),
     }),
     outputSchema: screenshotMetaSchema.extend({
       uri: z.string().describe("screenshots://{id}: the full-resolution PNG"),
