@@ -1,6 +1,7 @@
 // A person's knowledge base as their home page shows it: one row per document (a note, an
 // imported file, a book's highlights), and deleting one.
 import { Timestamp } from "firebase-admin/firestore";
+import type { DocumentView } from "../../http/person.js";
 import { firestore } from "../../platform/firebase.js";
 import { embedder } from "../../platform/embeddings.js";
 import { removeDocument } from "./ingest/remove.js";
@@ -8,14 +9,8 @@ import { KB_READWISE, readwiseStatus, removeReadwiseToken, saveReadwiseToken, sy
 import { KB_LEXICON } from "./postings.js";
 import { KB_DOCUMENTS, KB_ITEMS, KB_STATS, pendingOwner } from "./schema.js";
 
-export interface DocumentRow {
-  id: string;
-  title: string;
-  author: string;
-  source: string;
-  chunks: number;
-  updated: string;
-}
+/** One row of the home page's documents table. */
+export type DocumentRow = DocumentView;
 
 /** The person's documents, most recently changed first. */
 export async function listDocuments(uid: string): Promise<DocumentRow[]> {

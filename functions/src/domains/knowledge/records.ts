@@ -4,7 +4,7 @@
 // and memory (logic tests without emulators, other hosts).
 import { notFound } from "../../core/errors.js";
 import { usableDocumentId } from "../../mcp/validation.js";
-import { MAX_TAGS, type Chunk, type Filters, type KnowledgeStore, type ScoredChunk } from "./store.js";
+import { cosine, MAX_TAGS, type Chunk, type Filters, type KnowledgeStore, type ScoredChunk } from "./store.js";
 
 export type KnowledgeReads = Pick<KnowledgeStore, "uid" | "getChunk" | "chunksById" | "byMetadata" | "chunkIdsStartingWith"> & {
   /** Nearest by cosine distance, filters applied before; ties by id. */
@@ -73,14 +73,3 @@ export function memoryKnowledge(): { put(chunk: StoredChunk): void; readsFor(uid
   };
 }
 
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * (b[i] ?? 0);
-    na += a[i]! * a[i]!;
-    nb += (b[i] ?? 0) * (b[i] ?? 0);
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
-}

@@ -10,7 +10,7 @@ import { invalidInput } from "../../core/errors.js";
 import type { Embedder } from "../../platform/embeddings.js";
 import { embedQuery, weakSimilarity } from "./embedding.js";
 import { containsPhrase, parseQuery, type ParsedQuery } from "./lexical.js";
-import type { Chunk, Filters, KnowledgeStore } from "./store.js";
+import { cosine, type Chunk, type Filters, type KnowledgeStore } from "./store.js";
 
 export const SEARCH_MODES = ["hybrid", "semantic", "lexical"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -283,17 +283,5 @@ const byScore =
   (f: (c: Candidate) => number) =>
   (a: Candidate, b: Candidate): number =>
     f(b) - f(a) || (b.similarity ?? -Infinity) - (a.similarity ?? -Infinity) || a.id.localeCompare(b.id);
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * (b[i] ?? 0);
-    na += a[i]! * a[i]!;
-    nb += (b[i] ?? 0) * (b[i] ?? 0);
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
-}
 
 const round = (n: number) => Math.round(n * 10_000) / 10_000;

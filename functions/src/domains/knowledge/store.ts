@@ -293,3 +293,16 @@ export function metadataQuery<Q extends QueryLike<Q>>(owned: Q, filters: Filters
 export function newestFirst<Q extends QueryLike<Q>>(q: Q): Q {
   return q.orderBy("created_at", "desc");
 }
+
+/** Cosine similarity of two vectors (0 when either is all zeros): what "nearest" means here. */
+export function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * (b[i] ?? 0);
+    na += a[i]! * a[i]!;
+    nb += (b[i] ?? 0) * (b[i] ?? 0);
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
