@@ -153,7 +153,10 @@ describe("the diagram view in a browser host", () => {
       await shown.frame.waitForSelector(".canvas svg", { timeout: 20_000 });
       await shown.frame.waitForFunction(() => (document.querySelector(".stage") as HTMLElement).style.height !== "", { timeout: 20_000 });
       const measured = await shown.frame.evaluate(() => {
-        const box = (sel: string) => document.querySelector(sel)!.getBoundingClientRect();
+        const box = (sel: string) => {
+          const { top, bottom, right, height } = document.querySelector(sel)!.getBoundingClientRect();
+          return { top, bottom, right, height };
+        };
         return { app: box("#app"), stage: box(".stage"), diagram: box(".canvas svg") };
       });
       return { shown, ...measured };
