@@ -39,6 +39,10 @@ interface HostState {
 const state: HostState = { initialized: false, downloads: [], toolCalls: [], reads: [] };
 let bridge: AppBridge | undefined;
 let theme: Theme = "light";
+/** The room the host gives a view: the conversation's width, a tall view scrolls at 2000 px. */
+type Container = NonNullable<McpUiHostContext["containerDimensions"]>;
+const DEFAULT_CONTAINER: Container = { maxHeight: 2000, width: 760 };
+let container: Container = DEFAULT_CONTAINER;
 
 async function post<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -52,14 +56,15 @@ const context = (opened: OpenedView): McpUiHostContext => ({
   styles: { variables: PALETTES[theme] as NonNullable<McpUiHostContext["styles"]>["variables"] },
   displayMode: "inline",
   availableDisplayModes: ["inline"],
-  containerDimensions: { maxHeight: 2000, width: 760 },
+  containerDimensions: container,
   locale: "en-US",
   platform: "web",
   toolInfo: { tool: opened.tool },
 });
 
-async function showView(domain: string, tool: string, args: Record<string, unknown>, wanted: Theme = theme): Promise<OpenedView> {
+async function showView(domain: string, tool: string, args: Record<string, unknown>, wanted: Theme = theme, room: Container = DEFAULT_CONTAINER): Promise<OpenedView> {
   theme = wanted;
+  container = room;
   document.body.dataset.theme = theme;
   await bridge?.close().catch(() => undefined);
   Object.assign(state, { initialized: false, downloads: [], toolCalls: [], reads: [] });
@@ -76,6 +81,9 @@ async function showView(domain: string, tool: string, args: Record<string, unkno
   frame.setAttribute("sandbox", "allow-scripts"); // no allow-same-origin: the view gets an opaque origin
   frame.title = `${domain} ${tool}`;
   frame.style.height = "200px";
+  const dims = container as { width?: number; maxWidth?: number; height?: number; maxHeight?: number };
+  const width = dims.width ?? dims.maxWidth;
+  if (width) frame.style.width = `${width}px`;
   frame.src = opened.viewUrl;
   holder.append(frame);
 
@@ -94,7 +102,7 @@ async function showView(domain: string, tool: string, args: Record<string, unkno
     return {};
   };
   b.onsizechange = ({ height }) => {
-    if (height) frame.style.height = `${Math.min(2000, height)}px`;
+    if (height) frame.style.height = `${Math.min(dims.height ?? dims.maxHeight ?? 2000, height)}px`;
   };
   b.oninitialized = () => {
     void b.sendToolInput({ arguments: args }).then(() => b.sendToolResult(opened.result)).then(() => (state.initialized = true));

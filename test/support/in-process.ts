@@ -3,7 +3,7 @@
 // handler/scope.ts newScope, as every host builds it) and
 // reached by a real MCP client whose fetch calls that handler directly: no emulator, no sockets.
 // Firestore is the emulator where data matters (`npm run test:fast` starts it alone).
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from "@modelcontextprotocol/client";
 import type { Caller } from "../../functions/src/auth/caller.js";
 import { mcpHandler } from "../../functions/src/http/endpoint.js";
 import { newScope, type RequestScope } from "../../functions/src/handler/scope.js";
@@ -21,6 +21,8 @@ export interface InProcessOptions {
   era?: Era;
   /** The query string of the URL the client was configured with. */
   query?: Record<string, string>;
+  /** What the client announces (e.g. the views extension). */
+  capabilities?: ClientCapabilities;
 }
 
 /** A caller signed in with a Firebase ID token (the user themself: every scope). */
@@ -36,7 +38,10 @@ export async function connectInProcess(domain: DomainDefinition, opts: InProcess
   const scope = (): RequestScope => newScope({ domain: domain.name, clientIp: "127.0.0.1", query: opts.query ?? {}, caller: opts.caller });
   const handler = mcpHandler(domain, scope);
   const era = opts.era ?? "modern";
-  const client = new Client({ name: "mcp-suite-in-process", version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+  const client = new Client(
+    { name: "mcp-suite-in-process", version: "1.0.0" },
+    { ...(era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}), ...(opts.capabilities ? { capabilities: opts.capabilities } : {}) },
+  );
   const transport = new StreamableHTTPClientTransport(new URL(`http://in-process.test/${domain.name}`), {
     fetch: (url, init) => handler.fetch(new Request(url, init)),
   });

@@ -51,7 +51,15 @@ export interface ShownView {
   done(name?: string): Promise<void>;
 }
 
-export async function showView(session: ViewSession, domain: string, tool: string, args: Record<string, unknown>, theme: "light" | "dark"): Promise<ShownView> {
+/** `container`: the host context's containerDimensions (default: 760 px wide, at most 2000 px tall). */
+export async function showView(
+  session: ViewSession,
+  domain: string,
+  tool: string,
+  args: Record<string, unknown>,
+  theme: "light" | "dark",
+  container?: { width?: number; maxWidth?: number; height?: number; maxHeight?: number },
+): Promise<ShownView> {
   const page = await session.browser.newPage();
   await page.setViewport({ width: 800, height: 900 });
   const requests: { url: string; frame: Frame | null }[] = [];
@@ -61,7 +69,7 @@ export async function showView(session: ViewSession, domain: string, tool: strin
     if (/Content Security Policy|Refused to/i.test(m.text())) cspRefusals.push(m.text());
   });
   await page.goto(`${session.host.url}/?form=off`);
-  const opened = await page.evaluate((d, t, a, th) => window.viewHost.showView(d, t, a, th), domain, tool, args, theme);
+  const opened = await page.evaluate((d, t, a, th, c) => window.viewHost.showView(d, t, a, th, c as never), domain, tool, args, theme, container);
   if (!opened.viewUrl) throw new Error(`${domain}/${tool} has no view`);
   await page.waitForFunction(() => window.viewHost.state.initialized, { timeout: 30_000 });
   const frame = page.frames().find((f) => f.url().endsWith(opened.viewUrl!));

@@ -60,6 +60,28 @@ describe("zone history chart", () => {
       await shown.done(`dermal-history-${theme}`);
     }, 90_000);
   }
+
+  it("keeps within the host's containerDimensions: every chart fits the height it is given, each point still there", async () => {
+    const args = { uid: alice.uid, metrics: ["acne", "hydration", "redness"] };
+    const bottom = async (container?: { maxWidth: number; maxHeight: number }) => {
+      const shown = await showView(session, "dermal", "export_zone_history", args, "light", container);
+      await shown.frame.waitForSelector(".panel svg", { timeout: 20_000 });
+      const measured = await shown.frame.evaluate(() => ({
+        bottom: document.getElementById("app")!.getBoundingClientRect().bottom,
+        right: document.getElementById("app")!.getBoundingClientRect().right,
+        points: document.querySelectorAll("circle[data-zone]").length,
+      }));
+      return { shown, ...measured };
+    };
+    const roomy = await bottom();
+    expect(roomy.bottom).toBeGreaterThan(560);
+    await roomy.shown.done();
+    const small = await bottom({ maxWidth: 480, maxHeight: 520 });
+    expect(small.bottom).toBeLessThanOrEqual(520);
+    expect(small.right).toBeLessThanOrEqual(480);
+    expect(small.points).toBe(roomy.points);
+    await small.shown.done("dermal-history-small-room");
+  }, 90_000);
 });
 
 describe("zone history chart of a long history", () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, functionUrl, type TestUser } from "../support/emulators.js";
 import { showView, startViews, type ShownView, type ViewSession } from "../support/views.js";
 import { PLANTED, englishScreen, ensureTestFonts, piiScreen } from "../fotos/vision-fixtures.js";
+import { ensureX11Packages, openWindow, pairedAgent, startXvfb, type AgentProcess } from "../fotos/agent-harness.js";
 
 let alice: TestUser;
 let bob: TestUser;
@@ -92,4 +93,44 @@ describe("the screenshot view", () => {
     expect(await shown.page.evaluate(() => window.viewHost.state.reads)).toEqual([]);
     await shown.done();
   }, 120_000);
+});
+
+// take_screenshot needs a computer to capture: an X display with a window on it, and the desktop
+// agent paired through the real device flow, as in test/fotos/capture-e2e.test.ts.
+describe("the screenshot view of a capture", () => {
+  const cleanups: (() => unknown)[] = [];
+  let capturer: ViewSession;
+  let agent: AgentProcess | undefined;
+
+  beforeAll(async () => {
+    await ensureX11Packages();
+    const x = await startXvfb(1920, 1080);
+    cleanups.push(() => x.stop());
+    const win = await openWindow(x.display, "Fotos View Window - order 1234", "Order 1234\nshipped to the view");
+    cleanups.push(() => win.close());
+    const paired = await pairedAgent("carol-desktop", x.display, cleanups);
+    agent = paired.agent;
+    // The pairing signed the person in again: the view host's clients use the token it left.
+    capturer = await startViews(["fotos"], paired.user.token);
+    cleanups.push(() => capturer.close());
+  }, 600_000);
+  afterAll(async () => {
+    for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => undefined);
+  });
+
+  it("take_screenshot: the whole screen at full resolution, read through the host, though the model got a smaller copy", async () => {
+    const shown = await showView(capturer, "fotos", "take_screenshot", { mode: "fullscreen" }, "light");
+    const result = shown.opened.result;
+    expect(result.isError, `${JSON.stringify(result.content).slice(0, 300)}\nagent:\n${agent?.output()}`).toBeFalsy();
+    const { id } = result.structuredContent as { id: string };
+    const modelCopy = result.content.find((c) => c.type === "image");
+    expect(modelCopy).toBeDefined(); // the model's own (downscaled) copy is in the result, as before
+    const { image, reads } = await shownImage(shown);
+    expect(reads).toEqual([`screenshots://${id}`]);
+    expect(image.src).toBe("data:image/png;base64,");
+    expect(image).toMatchObject({ width: 1920, height: 1080 }); // the display's size, not the model's 1568 px
+    expect(await shown.frame.$eval(".toolbar strong", (e) => e.textContent)).toBe("1920×1080");
+    expect(await shown.frame.$$("rect")).toHaveLength(0); // a plain capture marks nothing
+    await shown.done("fotos-capture-light");
+  }, 300_000);
 });

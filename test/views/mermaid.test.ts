@@ -146,6 +146,38 @@ describe("the diagram view in a browser host", () => {
     await shown.done();
   }, 120_000);
 
+  it("keeps within the host's containerDimensions: a tall diagram fits the room it is given, and still zooms", async () => {
+    const TALL = `flowchart TD\n${Array.from({ length: 18 }, (_, i) => `  N${i}[Step ${i}] --> N${i + 1}[Step ${i + 1}]`).join("\n")}`;
+    const layout = async (container?: { maxWidth: number; maxHeight: number }) => {
+      const shown = await showView(session, "mermaid", "render", { code: TALL }, "light", container);
+      await shown.frame.waitForSelector(".canvas svg", { timeout: 20_000 });
+      await shown.frame.waitForFunction(() => (document.querySelector(".stage") as HTMLElement).style.height !== "", { timeout: 20_000 });
+      const measured = await shown.frame.evaluate(() => {
+        const box = (sel: string) => {
+          const { top, bottom, right, height } = document.querySelector(sel)!.getBoundingClientRect();
+          return { top, bottom, right, height };
+        };
+        return { app: box("#app"), stage: box(".stage"), diagram: box(".canvas svg") };
+      });
+      return { shown, ...measured };
+    };
+    const roomy = await layout(); // the default room: 760 px wide, up to 2000 px tall
+    expect(roomy.app.bottom).toBeGreaterThan(500);
+    await roomy.shown.done();
+
+    const small = await layout({ maxWidth: 420, maxHeight: 360 });
+    expect(small.app.bottom).toBeLessThanOrEqual(360);
+    expect(small.app.right).toBeLessThanOrEqual(420);
+    // The whole diagram is in the stage at fit, smaller than in the roomy host.
+    expect(small.diagram.top).toBeGreaterThanOrEqual(small.stage.top - 1);
+    expect(small.diagram.bottom).toBeLessThanOrEqual(small.stage.bottom + 1);
+    expect(small.diagram.right).toBeLessThanOrEqual(small.stage.right + 1);
+    expect(small.diagram.height).toBeLessThan(roomy.diagram.height);
+    await small.shown.frame.click('button[aria-label="Zoom in"]');
+    expect(await small.shown.frame.$eval(".status", (s) => s.textContent)).toBe("125%");
+    await small.shown.done("mermaid-diagram-small-room");
+  }, 120_000);
+
   it("an invalid diagram shows the parser's message and marks the line it names", async () => {
     const shown = await showView(session, "mermaid", "render", { code: INVALID }, "light");
     await shown.frame.waitForSelector(".error", { timeout: 20_000 });

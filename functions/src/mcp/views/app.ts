@@ -18,6 +18,20 @@ export interface ViewHandlers {
   cancelled?(reason: string | undefined): void;
   /** The host's theme changed (also called once after connecting). */
   theme?(theme: "light" | "dark"): void;
+  /** The room the host gives the view changed (containerDimensions). */
+  room?(room: Room): void;
+}
+
+/** The most the host shows of the view, in CSS pixels (undefined: no limit). */
+export interface Room {
+  maxWidth?: number;
+  maxHeight?: number;
+}
+
+/** The host's containerDimensions as limits: a fixed size is the most there is room for. */
+export function roomOf(context: McpUiHostContext): Room {
+  const dims = (context.containerDimensions ?? {}) as { width?: number; maxWidth?: number; height?: number; maxHeight?: number };
+  return { maxWidth: dims.width ?? dims.maxWidth, maxHeight: dims.height ?? dims.maxHeight };
 }
 
 export interface View {
@@ -53,9 +67,11 @@ export async function connectView(name: string, handlers: ViewHandlers): Promise
   let context: McpUiHostContext = {};
   const applyContext = (next: McpUiHostContext) => {
     const themeChanged = next.theme !== undefined && next.theme !== context.theme;
+    const roomChanged = next.containerDimensions !== undefined;
     context = { ...context, ...next };
     applyHostStyles(context);
     if (themeChanged) handlers.theme?.(context.theme ?? "light");
+    if (roomChanged) handlers.room?.(roomOf(context));
   };
 
   window.addEventListener("message", (event) => {
@@ -135,6 +151,10 @@ function applyHostStyles(context: McpUiHostContext): void {
   root.style.colorScheme = theme;
   const variables = (context.styles?.variables ?? {}) as Partial<McpUiStyles>;
   for (const [name, value] of Object.entries(variables)) if (value) root.style.setProperty(name, value);
+  // The view never lays itself out wider than the host's container (base.css reads this).
+  const { maxWidth } = roomOf(context);
+  if (maxWidth) root.style.setProperty("--room-width", `${maxWidth}px`);
+  else root.style.removeProperty("--room-width");
 }
 
 /** The text of a result's first text block (errors are sentences there). */

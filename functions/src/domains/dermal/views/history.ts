@@ -6,7 +6,7 @@ import "./dermal.css";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { ExportData } from "../export.js";
 import type { ZoneRecord as BaseRecord } from "../schema.js";
-import { connectView, el, resultText, showError, svgEl as svg, type View } from "../../../mcp/views/app.js";
+import { connectView, el, resultText, roomOf, showError, svgEl as svg, type View } from "../../../mcp/views/app.js";
 
 /** The export's records, read by metric name (CSV rows parse into the same shape). */
 type ZoneRecord = Pick<BaseRecord, "sessionId" | "capturedAt"> & { zone: string } & Record<string, string | number | undefined>;
@@ -102,6 +102,17 @@ function draw() {
   const more = next ? [el("button", { type: "button" }, "Load the next part")] : [];
   more[0]?.addEventListener("click", () => void loadMore(more[0]!));
   app.replaceChildren(header, ...metrics.map((m) => chart(m, sessions, zones, t0, t1)), tip, ...more);
+  fitRoom();
+}
+
+/** Every chart within the host's container height when it has one (each still readable). */
+function fitRoom() {
+  const maxHeight = view ? roomOf(view.context).maxHeight : undefined;
+  const charts = Array.from(app.querySelectorAll<SVGSVGElement>("svg.chart"));
+  if (!maxHeight || !charts.length) return app.style.removeProperty("--chart-max-height");
+  const chartsHeight = charts.reduce((sum, c) => sum + c.getBoundingClientRect().height, 0);
+  const rest = app.getBoundingClientRect().height - chartsHeight;
+  app.style.setProperty("--chart-max-height", `${Math.max(90, Math.floor((maxHeight - rest - 4) / charts.length))}px`);
 }
 
 function take(result: CallToolResult) {
@@ -131,6 +142,7 @@ async function loadMore(button: HTMLButtonElement) {
 connectView("dermal-history", {
   input: (a) => (args = a),
   result: take,
+  room: fitRoom,
   cancelled: () => showError(app, "No history to show", "The tool call was cancelled."),
 })
   .then((v) => (view = v))

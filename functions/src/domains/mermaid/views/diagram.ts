@@ -3,7 +3,7 @@
 // draw again in the host's theme; an invalid diagram shows the parser's message and its line.
 import "../../../mcp/views/base.css";
 import "./diagram.css";
-import { connectView, el, resultText, showError, type View } from "../../../mcp/views/app.js";
+import { connectView, el, resultText, roomOf, showError, type View } from "../../../mcp/views/app.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 
 const app = document.getElementById("app")!;
@@ -58,8 +58,12 @@ function fit() {
   const width = svg.viewBox.baseVal?.width || 1;
   const height = svg.viewBox.baseVal?.height || 1;
   const room = stage.clientWidth - 2;
-  // The whole diagram in view: the width of the conversation, a tall one no taller than MAX_HEIGHT.
-  fitScale = Math.min(1.5, room / width, MAX_HEIGHT / height);
+  // The whole diagram in view: the width of the conversation, a tall one no taller than MAX_HEIGHT
+  // or than what the host's container leaves below the toolbar; zoom and pan show the rest.
+  const hostMax = view ? roomOf(view.context).maxHeight : undefined;
+  const above = stage.getBoundingClientRect().top + window.scrollY; // the toolbar and the padding
+  const tallest = hostMax ? Math.max(116, Math.min(MAX_HEIGHT, hostMax - above - 24)) : MAX_HEIGHT;
+  fitScale = Math.min(1.5, room / width, tallest / height);
   scale = fitScale;
   offset = { x: Math.max(0, (room - width * scale) / 2), y: 0 };
   place();
@@ -189,6 +193,7 @@ window.addEventListener("resize", () => requestAnimationFrame(fit));
 connectView("mermaid-diagram", {
   input: (args) => (input = args as typeof input),
   result: showResult,
+  room: () => requestAnimationFrame(fit),
   cancelled: () => showError(app, "The diagram was not drawn", "The tool call was cancelled."),
 })
   .then((connected) => (view = connected))
