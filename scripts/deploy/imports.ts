@@ -295,10 +295,19 @@ function servedName(init: Node): string | undefined {
   return init.type === "CallExpression" && init.callee.type === "Identifier" && init.callee.name === "serve" ? literalString(init.arguments[0]) : undefined;
 }
 
-/** index.ts's loaders (`<name>: () => import("./domains/<name>/index.js")`), by manifest name. */
+/**
+ * index.ts's loaders (`<name>: () => import("./domains/<name>/index.js")` in its `LOAD` record), by
+ * manifest name. Only `LOAD`'s: other records of lazy imports there (the home page's per-domain
+ * modules) are not what a function serves.
+ */
 function entryLoaders(file: SourceFile): Map<string, { spec: string; line: number }> {
   const out = new Map<string, { spec: string; line: number }>();
+  let record: Node | undefined;
   walk(file.ast, (n) => {
+    if (n.type === "VariableDeclarator" && n.id?.type === "Identifier" && n.id.name === "LOAD") record = n.init;
+  });
+  if (!record) return out;
+  walk(record, (n) => {
     if (n.type !== "Property" || !n.value || n.value.type !== "ArrowFunctionExpression" || n.value.body?.type !== "ImportExpression") return;
     const key = n.key.type === "Identifier" ? n.key.name : literalString(n.key);
     const spec = literalString(n.value.body.source);
