@@ -86,8 +86,8 @@ test("a folder of every format chosen in the page: an outcome per file, then fou
   expect(await page.$eval("#import-status", (s) => s.textContent)).toBe("Done.");
 
   const knowledge = await connect("knowledge", { token: alice.token });
-  const found = (await callTool(knowledge, "search_semantic", { query: "lighthouse keeper trimmed the wick", limit: 3 })).structuredContent as { results: { content: string }[] };
-  expect(found.results[0]?.content).toContain("lighthouse keeper trimmed the wick");
+  const found = (await callTool(knowledge, "search_semantic", { query: "lighthouse keeper trimmed the wick", limit: 3 })).structuredContent as { results: { full_content: string }[] };
+  expect(found.results[0]?.full_content).toContain("lighthouse keeper trimmed the wick");
   const kindle = (await callTool(knowledge, "search_semantic", { query: "Caffeine lingers in the blood", mode: "lexical", limit: 3 })).structuredContent as { results: { title: string; source: string }[] };
   expect(kindle.results[0]).toMatchObject({ title: "Sleep Well", source: "kindle" });
   const before = (await callTool(knowledge, "get_stats")).structuredContent as { total_chunks: number };
