@@ -8,7 +8,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
-import { createUser, emailFor, functionUrl, type TestUser } from "../support/emulators.js";
+import { adminDb, createUser, emailFor, functionUrl, type TestUser } from "../support/emulators.js";
 import { callTool, connect } from "../support/mcp.js";
 import { csrfOf, oauthUrl, signInCookie, TEST_PASSWORD } from "../support/devices.js";
 import { writeCorpus } from "../knowledge/corpus.js";
@@ -116,7 +116,7 @@ test("files left queued when the tab closed are imported and shown when the page
   const post = (path: string, form: Record<string, string>, c = cookie) =>
     fetch(oauthUrl(path), { method: "POST", headers: { cookie: c, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form).toString() });
   // As a page does before it is closed: the files are sent, none imported yet.
-  for (const [path, content] of [
+  for (const [path, content] of <[string, string][]>[
     ["trip/alps.md", "# Alps\n\nThe glacier trail above the hut is only safe before noon, when the snow bridges are still frozen."],
     ["trip/todo.txt", "Pack crampons, a headlamp and spare batteries."],
   ]) {
@@ -150,4 +150,27 @@ test("files left queued when the tab closed are imported and shown when the page
   expect((await callTool(bobs, "get_stats")).structuredContent).toMatchObject({ total_chunks: 0 });
   await bobs.close();
   await page.close();
+});
+
+test("with no page open, the scheduled drain imports the queued files of everyone, each once", { timeout: 300_000 }, async () => {
+  const { drainImports } = await import("../../functions/src/domains/knowledge/import-queue.js");
+  const { createEmbedder } = await import("../../functions/src/platform/embeddings.js");
+  const dave = await createUser();
+  const cookie = await signInCookie(dave);
+  const csrf = csrfOf(await (await fetch(oauthUrl("/home"), { headers: { cookie } })).text());
+  const r = await fetch(oauthUrl("/home/imports"), {
+    method: "POST",
+    headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrf, path: "kitchen/bread.md", content: "# Bread\n\nA rye starter fed twice a day smells of green apples when it is ready." }).toString(),
+  });
+  expect(r.status).toBe(200);
+  const embedder = await createEmbedder("local");
+  expect(await drainImports(adminDb(), embedder, 120_000)).toBeGreaterThanOrEqual(1);
+  expect(await drainImports(adminDb(), embedder, 120_000)).toBe(0); // nothing twice
+  const listed = (await (await fetch(oauthUrl("/home/imports"), { headers: { cookie } })).json()) as { items: { path: string; status: string; documents: unknown[] }[] };
+  expect(listed.items).toEqual([{ id: expect.any(String), path: "kitchen/bread.md", status: "imported", documents: [{ title: "Bread", status: "imported", chunks: 1 }] }]);
+  const knowledge = await connect("knowledge", { token: dave.token });
+  const found = (await callTool(knowledge, "search_semantic", { query: "rye starter smells of green apples", limit: 3 })).structuredContent as { results: { title: string }[] };
+  expect(found.results[0]?.title).toBe("Bread");
+  await knowledge.close();
 });
