@@ -3,6 +3,7 @@
 import type { DocumentView, ReadwiseView, SettingFieldView } from "../../http/person.js";
 import type { HttpReply } from "../../http/route.js";
 import { escapeHtml, hidden, page } from "./pages.js";
+import { FRESH_SIGN_IN_SECONDS } from "./session.js";
 
 /** The outcome of the last form, by a fixed code (no text from the query is ever shown). */
 export const NOTICES = {
@@ -63,7 +64,7 @@ function readwiseSection(base: string, csrf: string, r: ReadwiseView, synced?: s
 }
 
 // Links and forms name their full path: the page is also shown at /home/settings or /home/erase after a refused form.
-export function homePage(p: { base: string; email: string; csrf: string; apps: number; settings: SettingFieldView[]; documents: DocumentView[]; readwise: ReadwiseView; connect: string; synced?: string; notice?: Notice; error?: string }): HttpReply {
+export function homePage(p: { base: string; email: string; csrf: string; fresh: boolean; apps: number; settings: SettingFieldView[]; documents: DocumentView[]; readwise: ReadwiseView; connect: string; synced?: string; notice?: Notice; error?: string }): HttpReply {
   const notice = p.notice ? `<p class="ok" role="status">${escapeHtml(NOTICES[p.notice])}</p>` : "";
   const error = p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : "";
   const documents = p.documents.length
@@ -87,9 +88,15 @@ export function homePage(p: { base: string; email: string; csrf: string; apps: n
 <h3>Readwise</h3>${readwiseSection(p.base, p.csrf, p.readwise, p.synced)}
 <h2>Your data</h2><p><a href="${escapeHtml(p.base)}/home/export" download>Download everything</a> this suite keeps for you as one file: your knowledge base as Markdown with front matter, your screenshots with their metadata, your settings, apps and devices.</p>
 <form method="post" action="${escapeHtml(p.base)}/home/erase" id="erase">${hidden({ csrf: p.csrf })}<p><b>Delete everything</b>: your knowledge base, screenshots and their images, Figma rooms, settings, connected apps and devices. This cannot be undone.</p>
-<label for="erase-password">Your password, to confirm</label><input id="erase-password" name="password" type="password" autocomplete="current-password" required>
+<label for="erase-password">Your password, to confirm</label><input id="erase-password" name="password" type="password" autocomplete="current-password">
+${
+  p.fresh
+    ? `<p class="muted" id="erase-fresh">You signed in less than ${FRESH_SIGN_IN_SECONDS / 60} minutes ago: that confirms it, no password needed.</p>`
+    : `<p class="muted">No password (you sign in with Google or an email link)? <button class="secondary" type="submit" form="erase-reauth">Sign in again</button> then come back here within ${FRESH_SIGN_IN_SECONDS / 60} minutes.</p>`
+}
 <label><input type="checkbox" name="account" value="delete"> Also delete my sign-in account</label>
 <button class="danger" type="submit">Delete everything</button></form>
+<form method="post" action="${escapeHtml(p.base)}/home/erase/sign-in-again" id="erase-reauth">${hidden({ csrf: p.csrf })}</form>
 <p class="muted">Your DermalVision profile, sessions and reports are kept by the DermalVision app, which writes them into this project; they are that app's records, and this page does not export, change or delete them.</p>
 <form method="post" action="${escapeHtml(p.base)}/signout">${hidden({ csrf: p.csrf })}<button class="secondary" type="submit">Sign out</button></form>`,
     { wide: true, headers: { "content-security-policy": HOME_CSP } },
