@@ -98,10 +98,15 @@ async function importItem(db: Firestore, ref: DocumentReference, embedder: Embed
 
 /** Imports the next queued file (the person's, or anyone's when uid is omitted); undefined when none is left. */
 export async function importNext(db: Firestore, embedder: () => Promise<Embedder>, uid?: string): Promise<QueuedImportView | undefined> {
+  const waiting = (status: "queued" | "processing") => {
+    const q = db.collection(KB_IMPORT_QUEUE).where("status", "==", status);
+    return (uid ? q.where("owner_uid", "==", uid) : q).limit(status === "queued" ? 5 : 50).get();
+  };
   for (;;) {
-    let q = db.collection(KB_IMPORT_QUEUE).where("status", "==", "queued");
-    if (uid) q = q.where("owner_uid", "==", uid);
-    const next = (await q.limit(5).get()).docs;
+    let next = (await waiting("queued")).docs;
+    // None queued: an item whose worker stopped midway (claimed long ago) is taken over.
+    const stale = !next.length;
+    if (stale) next = (await waiting("processing")).docs.filter((d) => Date.now() - (d.get("claimed_at")?.toMillis() ?? 0) > STALE_CLAIM_MS);
     if (!next.length) return undefined;
     for (const d of next) {
       if (!(await claim(db, d.ref))) continue;
@@ -109,6 +114,7 @@ export async function importNext(db: Firestore, embedder: () => Promise<Embedder
       const done = await d.ref.get();
       return view(d.id, done.data()!);
     }
+    if (stale) return undefined;
   }
 }
 

@@ -48,6 +48,10 @@ export const IMPORT_SCRIPT = `"use strict";
         show(item);
         if (item.status === "queued") { status.textContent = "The import paused: " + (item.detail || "try again later") + ". Reload the page to go on."; return; }
       }
+      // Files another worker (the scheduled drain) is importing: shown once it is done.
+      const { items } = await (await fetch(base + "/home/imports", { credentials: "same-origin" })).json();
+      for (const i of [...items].reverse()) if (rows.has(i.id)) show(i);
+      if (items.some((i) => i.status === "processing")) { setTimeout(() => void pump(), 3000); return; }
       status.textContent = "Done.";
     } finally { pumping = false; }
   }
