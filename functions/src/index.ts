@@ -68,6 +68,15 @@ export const knowledgeReadwiseSync = onSchedule(
   },
 );
 
+/** Imports the files people dropped on their home page whose tab closed before they were done (knowledge/import-queue.ts). */
+export const knowledgeImportDrain = onSchedule(
+  { region: REGION, schedule: "every 1 minutes", timeoutSeconds: 540, memory: "1GiB", concurrency: 1, maxInstances: 1 },
+  async () => {
+    const [{ drainImports }, { firestore }, { embedder }] = await Promise.all([import("./domains/knowledge/import-queue.js"), import("./platform/firebase.js"), import("./platform/embeddings.js")]);
+    await drainImports(firestore(), await embedder(), 480_000);
+  },
+);
+
 /** Deletes expired screenshots (FOTOS_RETENTION_DAYS, default 7) with their images, every hour. */
 export const fotosCleanup = onSchedule(
   { region: REGION, schedule: "every 60 minutes", timeoutSeconds: 540, memory: "512MiB", concurrency: 1, maxInstances: 1 },

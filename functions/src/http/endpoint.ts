@@ -289,7 +289,7 @@ function routeBody(req: Request, type: "json" | "binary" | "form" | "none"): { o
 
 const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
-  // Pages load nothing from anywhere: inline styles only, no scripts, not framable.
+  // Pages load nothing from anywhere: inline styles only, no scripts (the home page alone allows its one same-origin script: home-page.ts), not framable.
   "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'",
   "x-frame-options": "DENY",
   // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on form posts.

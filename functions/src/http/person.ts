@@ -26,6 +26,16 @@ export interface ReadwiseView {
   lastResult?: string;
 }
 
+/** One file the person dropped on their home page, and what became of it. */
+export interface QueuedImportView {
+  id: string;
+  path: string;
+  status: "queued" | "processing" | "imported" | "unchanged" | "skipped" | "failed";
+  /** Why it was skipped or failed. */
+  detail?: string;
+  documents: { title: string; status: "imported" | "updated" | "unchanged"; chunks: number }[];
+}
+
 /**
  * Each module also exports everything its function keeps for the person (JSON-able) and erases
  * it, returning how many records went; records another app writes (DermalVision's) have none.
@@ -49,6 +59,12 @@ export interface PersonDataModules {
       save(uid: string, token: string): Promise<void>;
       remove(uid: string): Promise<void>;
       syncNow(uid: string): Promise<{ books: number; highlights: number }>;
+    };
+    /** Files dropped on the page: kept, then imported in the background (one per call of next). */
+    imports: {
+      enqueue(uid: string, path: string, content: string): Promise<QueuedImportView>;
+      list(uid: string): Promise<QueuedImportView[]>;
+      next(uid: string): Promise<QueuedImportView | undefined>;
     };
   }>;
   figma(): Promise<{

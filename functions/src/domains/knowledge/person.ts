@@ -4,6 +4,7 @@ import { Timestamp } from "firebase-admin/firestore";
 import type { DocumentView } from "../../http/person.js";
 import { firestore } from "../../platform/firebase.js";
 import { embedder } from "../../platform/embeddings.js";
+import { enqueueImport, eraseImports, importNext, listImports } from "./import-queue.js";
 import { removeDocument } from "./ingest/remove.js";
 import { KB_READWISE, readwiseStatus, removeReadwiseToken, saveReadwiseToken, syncReadwise } from "./readwise.js";
 import { KB_LEXICON } from "./postings.js";
@@ -77,6 +78,7 @@ export async function eraseKnowledge(uid: string): Promise<number> {
   void writer.delete(db.collection(KB_READWISE).doc(uid));
   await writer.close();
   await db.recursiveDelete(db.collection(KB_LEXICON).doc(uid));
+  await eraseImports(db, uid);
   return docs.size;
 }
 
@@ -86,4 +88,11 @@ export const readwise = {
   save: (uid: string, token: string) => saveReadwiseToken(firestore(), uid, token),
   remove: (uid: string) => removeReadwiseToken(firestore(), uid),
   syncNow: async (uid: string) => syncReadwise(firestore(), uid, await embedder()),
+};
+
+// Files dropped on the home page (import-queue.ts), embedded with the deployment's embedder.
+export const imports = {
+  enqueue: (uid: string, path: string, content: string) => enqueueImport(firestore(), uid, path, content),
+  list: (uid: string) => listImports(firestore(), uid),
+  next: (uid: string) => importNext(firestore(), embedder, uid),
 };

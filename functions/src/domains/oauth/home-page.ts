@@ -1,8 +1,9 @@
-// The person's home page (HTML, no scripts, like the other pages): their connected apps, their
+// The person's home page (HTML; its one script, same-origin, runs the import: import-script.ts): their connected apps, their
 // Fotos settings with each default and what it does, and the documents of their knowledge base.
 import type { DocumentView, ReadwiseView, SettingFieldView } from "../../http/person.js";
 import type { HttpReply } from "../../http/route.js";
 import { escapeHtml, hidden, page } from "./pages.js";
+import { FRESH_SIGN_IN_SECONDS } from "./session.js";
 
 /** The outcome of the last form, by a fixed code (no text from the query is ever shown). */
 export const NOTICES = {
@@ -38,6 +39,19 @@ export function erasedPage(e: { documents: number; screenshots: number; figmaRoo
   );
 }
 
+// The import's script is the only one any page runs: this page's CSP allows it and its requests, same-origin.
+const HOME_CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'";
+
+function importSection(base: string, csrf: string): string {
+  const b = escapeHtml(base);
+  return `<div id="import" data-base="${b}" data-csrf="${escapeHtml(csrf)}"><p class="muted">Markdown and text notes, a Kindle <i>My Clippings.txt</i>, a Readwise CSV export: drop files or a folder here, or choose them. They are imported in the background; you may close this page, and importing the same files again changes nothing.</p>
+<div id="import-drop" class="drop"><label for="import-folder">Choose a folder</label><input id="import-folder" type="file" webkitdirectory multiple>
+<label for="import-files">or files</label><input id="import-files" type="file" multiple accept=".md,.markdown,.txt,.text,.csv"></div>
+<noscript><p class="muted">Importing from this page needs JavaScript.</p></noscript>
+<p id="import-status" role="status" aria-live="polite"></p><table id="imports" hidden><thead><tr><th>File</th><th>Outcome</th></tr></thead><tbody></tbody></table></div>
+<script src="${b}/home/import.js" defer></script>`;
+}
+
 function readwiseSection(base: string, csrf: string, r: ReadwiseView, synced?: string): string {
   const b = escapeHtml(base);
   if (!r.connected)
@@ -50,7 +64,7 @@ function readwiseSection(base: string, csrf: string, r: ReadwiseView, synced?: s
 }
 
 // Links and forms name their full path: the page is also shown at /home/settings or /home/erase after a refused form.
-export function homePage(p: { base: string; email: string; csrf: string; apps: number; settings: SettingFieldView[]; documents: DocumentView[]; readwise: ReadwiseView; connect: string; synced?: string; notice?: Notice; error?: string }): HttpReply {
+export function homePage(p: { base: string; email: string; csrf: string; fresh: boolean; apps: number; settings: SettingFieldView[]; documents: DocumentView[]; readwise: ReadwiseView; connect: string; synced?: string; notice?: Notice; error?: string }): HttpReply {
   const notice = p.notice ? `<p class="ok" role="status">${escapeHtml(NOTICES[p.notice])}</p>` : "";
   const error = p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : "";
   const documents = p.documents.length
@@ -70,14 +84,21 @@ export function homePage(p: { base: string; email: string; csrf: string; apps: n
 <form method="post" action="${escapeHtml(p.base)}/home/settings" id="settings">${hidden({ csrf: p.csrf })}<table><tbody>${p.settings.map(settingInput).join("")}</tbody></table>
 <button class="primary" type="submit">Save settings</button></form>
 <h2>Knowledge base</h2>${documents}
+<h3>Import</h3>${importSection(p.base, p.csrf)}
 <h3>Readwise</h3>${readwiseSection(p.base, p.csrf, p.readwise, p.synced)}
 <h2>Your data</h2><p><a href="${escapeHtml(p.base)}/home/export" download>Download everything</a> this suite keeps for you as one file: your knowledge base as Markdown with front matter, your screenshots with their metadata, your settings, apps and devices.</p>
 <form method="post" action="${escapeHtml(p.base)}/home/erase" id="erase">${hidden({ csrf: p.csrf })}<p><b>Delete everything</b>: your knowledge base, screenshots and their images, Figma rooms, settings, connected apps and devices. This cannot be undone.</p>
-<label for="erase-password">Your password, to confirm</label><input id="erase-password" name="password" type="password" autocomplete="current-password" required>
+<label for="erase-password">Your password, to confirm</label><input id="erase-password" name="password" type="password" autocomplete="current-password">
+${
+  p.fresh
+    ? `<p class="muted" id="erase-fresh">You signed in less than ${FRESH_SIGN_IN_SECONDS / 60} minutes ago: that confirms it, no password needed.</p>`
+    : `<p class="muted">No password (you sign in with Google or an email link)? <button class="secondary" type="submit" form="erase-reauth">Sign in again</button> then come back here within ${FRESH_SIGN_IN_SECONDS / 60} minutes.</p>`
+}
 <label><input type="checkbox" name="account" value="delete"> Also delete my sign-in account</label>
 <button class="danger" type="submit">Delete everything</button></form>
+<form method="post" action="${escapeHtml(p.base)}/home/erase/sign-in-again" id="erase-reauth">${hidden({ csrf: p.csrf })}</form>
 <p class="muted">Your DermalVision profile, sessions and reports are kept by the DermalVision app, which writes them into this project; they are that app's records, and this page does not export, change or delete them.</p>
 <form method="post" action="${escapeHtml(p.base)}/signout">${hidden({ csrf: p.csrf })}<button class="secondary" type="submit">Sign out</button></form>`,
-    { wide: true },
+    { wide: true, headers: { "content-security-policy": HOME_CSP } },
   );
 }

@@ -7,6 +7,7 @@ import { appsRoutes } from "./routes/apps.js";
 import { authorizeRoutes } from "./routes/authorize.js";
 import { connectRoutes } from "./routes/connect.js";
 import { deviceRoutes } from "./routes/device.js";
+import { homeImportRoutes } from "./routes/home-import.js";
 import { homeRoutes } from "./routes/home.js";
 import { metadataRoutes } from "./routes/metadata.js";
 import { registerRoute } from "./routes/register.js";
@@ -30,6 +31,7 @@ export default defineService({
     ...appsRoutes,
     ...connectRoutes,
     ...homeRoutes,
+    ...homeImportRoutes,
     route("GET", "/", async (req) => redirect(`${req.baseUrl}/apps`), { body: "none" }),
   ],
 });

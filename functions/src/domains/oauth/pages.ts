@@ -1,4 +1,4 @@
-// The authorization server's pages: plain HTML forms with inline styles, no scripts, nothing
+// The authorization server's pages: plain HTML forms with inline styles, no scripts (but the home page's import), nothing
 // loaded from outside the function (the CSP set in http/endpoint.ts enforces it).
 import type { HttpReply } from "../../http/route.js";
 
@@ -16,7 +16,7 @@ const STYLE = `
   .primary{background:#1a56db;color:#fff}.secondary{background:#e7eaf0;color:#1d2433}.danger{background:#c81e1e;color:#fff;margin:0;padding:6px 12px;font-size:14px}
   .row{display:flex;gap:10px}.ok{background:#e6f4ea;color:#1e5631;padding:10px 12px;border-radius:8px}h2{font-size:18px;margin:24px 0 8px}select{padding:8px;border-radius:8px;border:1px solid #c8cdd8}.error{background:#fdecec;color:#9b1c1c;padding:10px 12px;border-radius:8px}
   ul.scopes{padding-left:20px}table{width:100%;border-collapse:collapse;font-size:14px}td,th{text-align:left;padding:8px 4px;border-bottom:1px solid #eef0f4;vertical-align:top}
-  .wide{max-width:720px}`;
+  .wide{max-width:720px}.drop{border:2px dashed #c8cdd8;border-radius:8px;padding:8px 12px}.drop.over{border-color:#1a56db}`;
 
 export function page(title: string, body: string, { status = 200, wide = false, headers = {} }: { status?: number; wide?: boolean; headers?: Record<string, string> } = {}): HttpReply {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -14,7 +14,13 @@ export interface Session {
   uid: string;
   email: string;
   cookie: string;
+  /** When the person last proved who they are (signed in), seconds since the epoch. */
+  authTime: number;
 }
+
+/** A sign-in this recent confirms a destructive form without the password (accounts without one sign in again). */
+export const FRESH_SIGN_IN_SECONDS = 5 * 60;
+export const signedInFreshly = (session: Session, now = Date.now()): boolean => now / 1000 - session.authTime <= FRESH_SIGN_IN_SECONDS;
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -33,7 +39,7 @@ export async function readSession(headers: Headers): Promise<Session | undefined
   if (!cookie) return undefined;
   try {
     const decoded = await getAuth(adminApp()).verifySessionCookie(cookie, true);
-    return { uid: decoded.uid, email: decoded.email ?? decoded.uid, cookie };
+    return { uid: decoded.uid, email: decoded.email ?? decoded.uid, cookie, authTime: decoded.auth_time };
   } catch {
     return undefined;
   }

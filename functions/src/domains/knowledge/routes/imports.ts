@@ -9,10 +9,7 @@ import { importRequestSchema, KNOWLEDGE_IMPORT_PATH, MAX_IMPORT_REQUEST_BYTES, t
 import { queryEmbedder } from "../embedding.js";
 import { importDocument } from "../ingest/import.js";
 import { ParseError, parseFile } from "../ingest/parse.js";
-import { INDEX_FULL } from "../postings.js";
-
-/** The importer's own refusals (its limits), which say what to do; anything else is internal. */
-const importerSentence = (m: string): boolean => m === INDEX_FULL || /would have \d+ chunks|at the same time/.test(m);
+import { importerSentence } from "../import-queue.js";
 
 export const importsRoute = route({
   method: "POST",

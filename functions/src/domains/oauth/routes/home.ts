@@ -10,7 +10,7 @@ import { signInWithPassword } from "../../../platform/identity.js";
 import { connectSection } from "../connect.js";
 import { erasedPage, homePage, NOTICES, type Notice } from "../home-page.js";
 import { attempt, waitText, type Limit } from "../limits.js";
-import { csrfToken, csrfValid, endSession, readSession, type Session } from "../session.js";
+import { csrfToken, csrfValid, endSession, FRESH_SIGN_IN_SECONDS, readSession, signedInFreshly, type Session } from "../session.js";
 import { eraseEverything, exportEverything } from "../your-data.js";
 import { fields, redirect, route } from "./route.js";
 import { signInRedirect } from "./signin.js";
@@ -25,7 +25,7 @@ async function connectedCount(uid: string): Promise<number> {
 async function show(req: HttpRequest, session: Session, notice?: Notice, error?: string, synced?: string): Promise<HttpReply> {
   const [fotos, knowledge] = await Promise.all([personData().fotos(), personData().knowledge()]);
   const [apps, settings, documents, readwise] = await Promise.all([connectedCount(session.uid), fotos.settingFields(session.uid), knowledge.listDocuments(session.uid), knowledge.readwise.status(session.uid)]);
-  const reply = homePage({ base: req.baseUrl, email: session.email, csrf: csrfToken(session), apps, settings, documents, readwise, connect: connectSection(req.headers), ...(synced ? { synced } : {}), ...(notice ? { notice } : {}), ...(error ? { error } : {}) });
+  const reply = homePage({ base: req.baseUrl, email: session.email, csrf: csrfToken(session), fresh: signedInFreshly(session), apps, settings, documents, readwise, connect: connectSection(req.headers), ...(synced ? { synced } : {}), ...(notice ? { notice } : {}), ...(error ? { error } : {}) });
   return error ? { ...reply, status: 400 } : reply;
 }
 
@@ -110,15 +110,25 @@ export const homeRoutes = [
     },
     { body: "none" },
   ),
+  // Signs the person out and back in (any of the sign-in page's ways): the fresh sign-in confirms the erase form.
+  route("POST", "/home/erase/sign-in-again", async (req) => {
+    const p = await posted(req);
+    if (!("session" in p)) return p;
+    return redirect(`${req.baseUrl}/signin?next=${encodeURIComponent("/home")}`, { "set-cookie": endSession(req.baseUrl) });
+  }),
   route("POST", "/home/erase", async (req) => {
     const p = await posted(req);
     if (!("session" in p)) return p;
     const { session, form } = p;
-    const counted = await attempt(req, ...ERASE_PASSWORD(session.uid));
-    if ("wait" in counted) return show(req, session, undefined, `Too many wrong passwords: try again in ${waitText(counted.wait)}.`);
-    const confirmed = form.password ? await signInWithPassword(session.email, form.password) : { ok: false };
-    if (!confirmed.ok) return show(req, session, undefined, "Nothing was deleted: that is not your password.");
-    await counted.succeeded();
+    // Confirmed by the password, or by a sign-in of the last few minutes (accounts without a password).
+    if (form.password || !signedInFreshly(session)) {
+      if (!form.password) return show(req, session, undefined, `Nothing was deleted: enter your password, or sign in again and confirm within ${FRESH_SIGN_IN_SECONDS / 60} minutes.`);
+      const counted = await attempt(req, ...ERASE_PASSWORD(session.uid));
+      if ("wait" in counted) return show(req, session, undefined, `Too many wrong passwords: try again in ${waitText(counted.wait)}.`);
+      const confirmed = await signInWithPassword(session.email, form.password);
+      if (!confirmed.ok) return show(req, session, undefined, "Nothing was deleted: that is not your password.");
+      await counted.succeeded();
+    }
     const erased = await eraseEverything(session.uid, form.account === "delete");
     return { ...erasedPage(erased), headers: { "set-cookie": endSession(req.baseUrl) } };
   }),

@@ -10,13 +10,13 @@ export function route(
   method: HttpRoute["method"],
   path: string,
   handle: (req: HttpRequest, ctx: RequestContext) => Promise<HttpReply>,
-  opts: { body?: "json" | "form" | "none"; allowNullOrigin?: boolean; anyOrigin?: boolean } = {},
+  opts: { body?: "json" | "form" | "none"; allowNullOrigin?: boolean; anyOrigin?: boolean; maxBytes?: number } = {},
 ): HttpRoute {
   // Pages and forms carry the session cookie; token-style endpoints (null origin allowed) and
   // public documents do not.
   const cookies = !opts.allowNullOrigin && !opts.anyOrigin && opts.body !== "json";
   const access = { ...OPEN, allowNullOrigin: opts.allowNullOrigin ?? false, anyOrigin: opts.anyOrigin ?? false, cookies };
-  return { method, path, access, body: { type: opts.body ?? "form", maxBytes: 64 * 1024 }, handle: answeringUnavailable(handle, cookies ? "page" : "oauth") };
+  return { method, path, access, body: { type: opts.body ?? "form", maxBytes: opts.maxBytes ?? 64 * 1024 }, handle: answeringUnavailable(handle, cookies ? "page" : "oauth") };
 }
 
 /**
