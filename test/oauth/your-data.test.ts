@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { getStorage } from "firebase-admin/storage";
-import type { DocumentReference, Firestore } from "firebase-admin/firestore";
+import type { CollectionReference, Firestore } from "firebase-admin/firestore";
 import { adminAuth, adminDb, createUser, emailFor, functionUrl, PROJECT, type TestUser } from "../support/emulators.js";
 import { callTool, connect } from "../support/mcp.js";
 import { oauthUrl, pairDevice, signInCookie, TEST_PASSWORD } from "../support/devices.js";
@@ -21,12 +21,16 @@ const bucket = () => getStorage().bucket(`${PROJECT}.appspot.com`);
 /** Every document path in the database whose path or data names `uid`. */
 async function traces(db: Firestore, uid: string): Promise<string[]> {
   const found: string[] = [];
-  const walk = async (refs: { listDocuments(): Promise<DocumentReference[]> }[]): Promise<void> => {
-    for (const col of refs) {
-      for (const doc of await col.listDocuments()) {
-        const snap = await doc.get();
-        if (doc.path.includes(uid) || (snap.exists && JSON.stringify(snap.data()).includes(uid))) found.push(doc.path);
-        await walk(await doc.listCollections());
+  // Every document of every collection, at every depth (the shared emulator holds every earlier
+  // file's data too: a collection is read in one query, and documents' subcollections in parallel).
+  const walk = async (cols: CollectionReference[]): Promise<void> => {
+    for (const col of cols) {
+      const [refs, snap] = await Promise.all([col.listDocuments(), col.get()]);
+      const data = new Map(snap.docs.map((d) => [d.id, JSON.stringify(d.data())]));
+      for (const ref of refs) if (ref.path.includes(uid) || data.get(ref.id)?.includes(uid)) found.push(ref.path);
+      for (let i = 0; i < refs.length; i += 50) {
+        const subs = await Promise.all(refs.slice(i, i + 50).map((r) => r.listCollections()));
+        await walk(subs.flat());
       }
     }
   };
@@ -124,4 +128,5 @@ test("delete everything: a wrong password deletes nothing; the right one leaves 
   const b = await connect("knowledge", { token: bob.token });
   expect((await callTool(b, "search_semantic", { query: "bees", mode: "lexical" })).structuredContent).toMatchObject({ result_count: 1 });
   await b.close();
-});
+  // Erasing walks every collection of the shared emulator, which holds every earlier file's data.
+}, 240_000);
