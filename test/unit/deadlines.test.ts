@@ -8,7 +8,7 @@
 import { OAuth2Client } from "google-auth-library";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createLogger } from "../../functions/src/core/log.js";
-import { BUDGETS, callDependency, dependencyTrouble, DependencyUnavailable, RequestCancelled, withRequestDeadline, type Budget } from "../../functions/src/platform/deadline.js";
+import { BUDGETS, callDependency, dependencyTrouble, DependencyUnavailable, recovered, RequestCancelled, withRequestDeadline, writesSafeToRepeat, type Budget } from "../../functions/src/platform/deadline.js";
 import { VertexEmbedder } from "../../functions/src/platform/embeddings-vertex.js";
 import { ToolError } from "../../functions/src/core/errors.js";
 import { silentServer } from "../support/stall.js";
@@ -68,6 +68,20 @@ describe("a dependency that never answers", () => {
     cancel.abort();
     expect(await call).toBeInstanceOf(RequestCancelled);
     expect(seen?.aborted).toBe(true);
+  });
+
+  test("a timed-out write says whether sending it again is safe: as the call says, or as its caller decided", async () => {
+    // Another dependency each time, so no call is refused at once as "not answering right now".
+    const text = async (dependency: Budget["dependency"], run: () => Promise<unknown>) => ((await errorOf(inRequest(run))) as ToolError).toText();
+    const b = (dependency: Budget["dependency"]): Budget => ({ ...hung(200), dependency });
+    const safe = /The change may or may not have been saved; sending the same call again is safe \(503\)$/;
+    const check = /The change may or may not have been saved: check before sending it again \(503\)$/;
+    expect(await text("vision", () => callDependency(b("vision"), hang, { write: "unknown" }))).toMatch(check);
+    // A transaction whose repeat gets the first answer back (the token endpoint's exchanges, a keyed upload).
+    expect(await text("vertex", () => writesSafeToRepeat(() => callDependency(b("vertex"), hang, { write: "unknown" })))).toMatch(safe);
+    // A document set at a new random id on each attempt: a repeat makes a second one.
+    expect(await text("vision-llm", () => writesSafeToRepeat(() => callDependency(b("vision-llm"), hang, { write: "idempotent" }), false))).toMatch(check);
+    for (const d of ["vision", "vertex", "vision-llm"] as const) recovered(d, log);
   });
 
   test("outside a request (seeders, command-line imports) nothing is bounded here", async () => {
