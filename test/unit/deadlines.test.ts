@@ -92,6 +92,9 @@ describe("a dependency that never answers", () => {
 
 describe("Firestore (the Admin SDK) that never answers", () => {
   test("a read, a transaction and a listener's first snapshot end with the sentence naming the database; a write says what to do", async () => {
+    // The emulator's host in the environment would win over the host set here: this client talks to the silent server only.
+    const emulatorHost = process.env.FIRESTORE_EMULATOR_HOST;
+    delete process.env.FIRESTORE_EMULATOR_HOST;
     const db = getFirestore(initializeApp({ projectId: "demo-stalled" }, "stalled"));
     db.settings({ host: silent.url.replace("http://", ""), ssl: false, preferRest: false });
     instrumentFirestore(db);
@@ -100,7 +103,9 @@ describe("Firestore (the Admin SDK) that never answers", () => {
       errorOf(inRequest(() => doc.get())),
       errorOf(inRequest(() => db.runTransaction(async (tx) => (await tx.get(doc)).exists))),
       errorOf(inRequest(() => waitFor(doc, () => true, { timeoutMs: 120_000 }))),
-    ]);
+    ]).finally(() => {
+      if (emulatorHost !== undefined) process.env.FIRESTORE_EMULATOR_HOST = emulatorHost;
+    });
     const database = /^Error: Service temporarily unavailable: the database \(Firestore\) (did not answer within 8 s|is not answering right now)\. Try again in 10 s/;
     for (const err of [read, transaction, listener]) {
       expect(err).toBeInstanceOf(DependencyUnavailable);
