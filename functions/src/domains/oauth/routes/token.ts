@@ -29,12 +29,8 @@ const REFRESH_GRACE_MS = 60_000;
  * that answer is unused: a client whose exchange timed out after it was saved retries at once.
  */
 const EXCHANGE_RETRY_MS = 60_000;
-
-/**
- * Every exchange and refresh is safe to send again: a repeat within its window gets the first
- * answer back, so a timed-out one says so.
- */
-const exchangeRetrySafe = writesSafeToRepeat;
+// Every exchange and refresh runs in writesSafeToRepeat: a repeat within its window gets the first
+// answer back, so one that timed out says that sending it again is safe.
 
 export const tokenRoute = route(
   "POST",
@@ -65,7 +61,7 @@ async function exchangeCode(req: HttpRequest, f: Record<string, string>): Promis
   const grantId = randomBytes(16).toString("hex");
   // Only whoever holds the code and its verifier can open the answer kept for a retry.
   const answerKey = `${f.code}\n${f.code_verifier}`;
-  const outcome = await exchangeRetrySafe(() =>
+  const outcome = await writesSafeToRepeat(() =>
     firestore().runTransaction(async (tx) => {
       const code = (await tx.get(ref)).data();
       if (!code) return { error: invalidGrant("The authorization code is invalid or expired: start the sign-in again") };
@@ -139,53 +135,55 @@ async function refresh(req: HttpRequest, f: Record<string, string>): Promise<Htt
   if (!f.refresh_token) return oauthError(400, "invalid_request", "refresh_token is required");
   const presented = f.refresh_token;
   const ref = col("refreshTokens").doc(sha256(presented));
-  const outcome = await exchangeRetrySafe(() => firestore().runTransaction(async (tx) => {
-    const token = (await tx.get(ref)).data();
-    if (!token) return { error: invalidGrant("The refresh token is invalid: sign in again") };
-    const grantDoc = await tx.get(grantRef(token.grantKind, token.grantId));
-    const grant = {
-      uid: token.uid,
-      grantId: token.grantId,
-      grantKind: token.grantKind,
-      clientId: token.clientId,
-      resource: token.resource,
-      scopes: token.scopes,
-      ...(token.device ? { device: token.device } : {}),
-    } as GrantRef;
-    const revokeFamily = () => {
-      // Reuse of a rotated refresh token means it leaked: revoke the whole family (RFC 9700 §4.14.2);
-      // a device's copied credential unpairs the device.
-      if (grantDoc.exists) tx.update(grantDoc.ref, { revokedAt: FieldValue.serverTimestamp() });
-      return token.grantKind === "device"
-        ? { error: invalidGrant("This device credential was already used (a copy of it?); for safety the device was unpaired: pair it again"), unpair: token.grantId as string }
-        : { error: invalidGrant("This refresh token was already used; for safety the app's access is revoked: connect it again") };
-    };
-    let successor: string | undefined;
-    if (token.usedAt) {
-      // A client refreshing from several requests at once presents one token twice within
-      // moments: it gets the same successor again, never a second chain. Anything else is reuse.
-      const sealed = typeof token.successor === "string" ? openSuccessor(presented, token.successor) : undefined;
-      const inGrace = token.clientId === f.client_id && Date.now() - token.usedAt.toMillis() < REFRESH_GRACE_MS;
-      if (!sealed || !inGrace) return revokeFamily();
-      const next = (await tx.get(col("refreshTokens").doc(sha256(sealed)))).data();
-      if (!next || next.usedAt) return revokeFamily(); // the chain has moved on since
-      successor = sealed;
-    }
-    if (token.clientId !== f.client_id) return { error: invalidGrant("The refresh token was issued to another client") };
-    if (!grantDoc.exists || grantDoc.get("revokedAt")) {
-      return { error: invalidGrant(token.grantKind === "device" ? "This device was unpaired: pair it again" : "Access was revoked: connect the app again") };
-    }
-    if (token.expiresAt && token.expiresAt.toMillis() < Date.now()) return { error: invalidGrant("The refresh token expired: sign in again") };
-    if (f.resource && !sameResource(req, f.resource, token.resource)) return { error: oauthError(400, "invalid_target", "resource does not match this grant") };
-    // Device credentials paired before they rotated start rotating at their next use.
-    if ((token.rotating || token.grantKind === "device") && !successor) {
-      const next = refreshTokenRecord(grant, { rotating: true });
-      tx.create(col("refreshTokens").doc(next.id), next.data);
-      tx.update(ref, { usedAt: FieldValue.serverTimestamp(), successor: sealSuccessor(presented, next.token) });
-      successor = next.token;
-    }
-    return { grant, successor, grantCreatedSeconds: (grantDoc.get("createdAt")?.toMillis() ?? 0) / 1000 };
-  }));
+  const outcome = await writesSafeToRepeat(() =>
+    firestore().runTransaction(async (tx) => {
+      const token = (await tx.get(ref)).data();
+      if (!token) return { error: invalidGrant("The refresh token is invalid: sign in again") };
+      const grantDoc = await tx.get(grantRef(token.grantKind, token.grantId));
+      const grant = {
+        uid: token.uid,
+        grantId: token.grantId,
+        grantKind: token.grantKind,
+        clientId: token.clientId,
+        resource: token.resource,
+        scopes: token.scopes,
+        ...(token.device ? { device: token.device } : {}),
+      } as GrantRef;
+      const revokeFamily = () => {
+        // Reuse of a rotated refresh token means it leaked: revoke the whole family (RFC 9700 §4.14.2);
+        // a device's copied credential unpairs the device.
+        if (grantDoc.exists) tx.update(grantDoc.ref, { revokedAt: FieldValue.serverTimestamp() });
+        return token.grantKind === "device"
+          ? { error: invalidGrant("This device credential was already used (a copy of it?); for safety the device was unpaired: pair it again"), unpair: token.grantId as string }
+          : { error: invalidGrant("This refresh token was already used; for safety the app's access is revoked: connect it again") };
+      };
+      let successor: string | undefined;
+      if (token.usedAt) {
+        // A client refreshing from several requests at once presents one token twice within
+        // moments: it gets the same successor again, never a second chain. Anything else is reuse.
+        const sealed = typeof token.successor === "string" ? openSuccessor(presented, token.successor) : undefined;
+        const inGrace = token.clientId === f.client_id && Date.now() - token.usedAt.toMillis() < REFRESH_GRACE_MS;
+        if (!sealed || !inGrace) return revokeFamily();
+        const next = (await tx.get(col("refreshTokens").doc(sha256(sealed)))).data();
+        if (!next || next.usedAt) return revokeFamily(); // the chain has moved on since
+        successor = sealed;
+      }
+      if (token.clientId !== f.client_id) return { error: invalidGrant("The refresh token was issued to another client") };
+      if (!grantDoc.exists || grantDoc.get("revokedAt")) {
+        return { error: invalidGrant(token.grantKind === "device" ? "This device was unpaired: pair it again" : "Access was revoked: connect the app again") };
+      }
+      if (token.expiresAt && token.expiresAt.toMillis() < Date.now()) return { error: invalidGrant("The refresh token expired: sign in again") };
+      if (f.resource && !sameResource(req, f.resource, token.resource)) return { error: oauthError(400, "invalid_target", "resource does not match this grant") };
+      // Device credentials paired before they rotated start rotating at their next use.
+      if ((token.rotating || token.grantKind === "device") && !successor) {
+        const next = refreshTokenRecord(grant, { rotating: true });
+        tx.create(col("refreshTokens").doc(next.id), next.data);
+        tx.update(ref, { usedAt: FieldValue.serverTimestamp(), successor: sealSuccessor(presented, next.token) });
+        successor = next.token;
+      }
+      return { grant, successor, grantCreatedSeconds: (grantDoc.get("createdAt")?.toMillis() ?? 0) / 1000 };
+    }),
+  );
   if ("error" in outcome) {
     // An unpaired desktop agent also loses its Firebase sign-in (outside the transaction: Auth, not Firestore).
     if ("unpair" in outcome && outcome.unpair) await revokeGrant("device", outcome.unpair);
@@ -218,7 +216,7 @@ async function exchangeDeviceCode(req: HttpRequest, f: Record<string, string>): 
   const client = DEVICE_CLIENTS[f.client_id];
   const ref = col("deviceAuthorizations").doc(sha256(f.device_code));
   const deviceId = randomBytes(12).toString("hex");
-  const outcome = await exchangeRetrySafe(() =>
+  const outcome = await writesSafeToRepeat(() =>
     firestore().runTransaction(async (tx) => {
       const auth = (await tx.get(ref)).data();
       if (!auth || auth.clientId !== f.client_id) return { error: invalidGrant("Unknown device_code: start pairing again") };
