@@ -17,7 +17,7 @@ import { getScreenshotMeta, saveScreenshot, type NewScreenshot, type ScreenshotM
 const RECEIPT_HOURS = 24;
 const KEY = /^[A-Za-z0-9_.:-]{8,128}$/;
 
-const receipts = (uid: string) => firestore().collection("users").doc(uid).collection("uploads");
+export const uploadReceipts = (uid: string) => firestore().collection("users").doc(uid).collection("uploads");
 const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
 
 /** The client's Idempotency-Key header, if it sent one (8–128 letters, digits, `_ . : -`). */
@@ -42,7 +42,7 @@ export async function saveUploadOnce(uid: string, key: string | undefined, png: 
   return writesSafeToRepeat(async () => {
     const hash = sha256(png);
     const now = Date.now();
-    const receipt = { ref: receipts(uid).doc(sha256(key)), data: { screenshotId: randomUUID(), sha256: hash, createdAt: Timestamp.fromMillis(now), expiresAt: Timestamp.fromMillis(now + RECEIPT_HOURS * 3_600_000) } };
+    const receipt = { ref: uploadReceipts(uid).doc(sha256(key)), data: { screenshotId: randomUUID(), sha256: hash, createdAt: Timestamp.fromMillis(now), expiresAt: Timestamp.fromMillis(now + RECEIPT_HOURS * 3_600_000) } };
     const earlier = quota ? await useQuota(uid, quota, now, receipt) : await createOnce(receipt.ref, receipt.data);
     if (earlier && earlier.sha256 !== hash) throw conflict(`This ${IDEMPOTENCY_KEY_HEADER} was already used for another image, so nothing was stored: send each new upload with a new key`);
     const id = (earlier?.screenshotId as string | undefined) ?? receipt.data.screenshotId;
