@@ -263,7 +263,8 @@ export class Agent {
       }
     }
     try {
-      const res = await this.api.callRetrying(AGENT_ROUTES.upload, undefined, { binary: png, query, until, log: this.log });
+      // Retried until it is answered: the function stores one screenshot per capture request however often it arrives.
+      const res = await this.api.callRetrying(AGENT_ROUTES.upload, undefined, { binary: png, query, until, log: this.log, idempotencyKey: `capture-${requestId}` });
       this.log(`capture ${requestId} uploaded as ${res.screenshotId} (${png.length} bytes, captured in ${captureMs} ms)`);
       this.setStatus({ lastCapture: new Date().toISOString() });
     } catch (err) {

@@ -3,7 +3,7 @@
 // failures and 5xx, so a dropped connection or a restarting emulator delays an answer but never
 // loses it.
 import { AccessTokens, DeviceFlowError, type AccessToken } from "../../functions/src/contracts/device-flow.js";
-import type { AgentCalls } from "../../functions/src/contracts/fotos-agent.js";
+import { IDEMPOTENCY_KEY_HEADER, type AgentCalls } from "../../functions/src/contracts/fotos-agent.js";
 import { loadCredentials, saveCredentials, type Credentials } from "./config.js";
 import { deviceClient } from "./pairing.js";
 
@@ -27,6 +27,8 @@ interface CallOptions<P extends Route> {
   /** A binary body (a PNG) instead of JSON. */
   binary?: Buffer;
   query?: AgentCalls[P]["query"];
+  /** Sent as the Idempotency-Key header, the same on every retry: an upload retried is stored once. */
+  idempotencyKey?: string;
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -87,6 +89,7 @@ export class FotosApi {
           authorization: `Bearer ${await this.accessToken()}`,
           "content-type": opts.binary ? "image/png" : "application/json",
           accept: "application/json",
+          ...(opts.idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: opts.idempotencyKey } : {}),
         },
         body: opts.binary ? new Uint8Array(opts.binary) : JSON.stringify(body ?? {}),
         signal: AbortSignal.timeout(60_000),

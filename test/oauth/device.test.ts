@@ -17,8 +17,16 @@ test("a desktop agent pairs through the device flow and gets tokens for fotos on
   expect(body).toMatchObject({ token_type: "Bearer", device_id: expect.any(String), refresh_token: expect.stringMatching(/^mcpdev_/) });
   expect(body.resource).toMatch(/\/fotos$/);
   expect(body.firebase_custom_token).toEqual(expect.any(String));
+  // The same exchange sent again (its answer was lost on the way): the same device and credential.
   const again = await pollDeviceToken("desktop-agent", started.device_code);
-  expect((await again.json()).error).toBe("invalid_grant");
+  expect(again.status).toBe(200);
+  expect(await again.json()).toMatchObject({ device_id: body.device_id, refresh_token: body.refresh_token });
+  // Once the credential has been used, the device code is spent for good; the device stays paired.
+  const rotated = await refreshDevice("desktop-agent", body.refresh_token);
+  expect(rotated.status).toBe(200);
+  const late = await pollDeviceToken("desktop-agent", started.device_code);
+  expect(await late.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/already exchanged: start pairing again/) });
+  expect((await refreshDevice("desktop-agent", (await rotated.json()).refresh_token)).status).toBe(200);
 });
 
 test("a device credential is exchanged for fresh access tokens and a new credential", async () => {

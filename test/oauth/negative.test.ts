@@ -75,10 +75,48 @@ describe("tokens and codes", () => {
     const clientId = await register();
     const { code, verifier } = await codeFor(user, clientId);
     const first = await (await exchange(clientId, code, verifier)).json();
+    // Presented again after the minute in which a repeat of the same exchange gets its answer back.
+    await adminDb().collection("oauthCodes").doc(createHash("sha256").update(code).digest("base64url")).update({ usedAt: new Date(Date.now() - 120_000) });
     const replay = await exchange(clientId, code, verifier);
     expect(replay.status).toBe(400);
     expect(await replay.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/already used/) });
     await expectRefused("dermal", first.access_token, /revoked/);
+  });
+
+  test("the same exchange sent again at once (it was saved, its answer lost) gets the same grant and refresh token; the grant works", async () => {
+    const user = await createUser();
+    const clientId = await register();
+    const { code, verifier } = await codeFor(user, clientId);
+    // The first exchange is committed, but its answer never reaches the client (dropped unread).
+    const lost = await exchange(clientId, code, verifier);
+    expect(lost.status).toBe(200);
+    const firstRefresh = ((await lost.json()) as { refresh_token: string }).refresh_token;
+    const retry = await exchange(clientId, code, verifier);
+    expect(retry.status).toBe(200);
+    const tokens = await retry.json();
+    expect(tokens.refresh_token).toBe(firstRefresh);
+    expect((await mcpList("dermal", tokens.access_token)).status).toBe(200);
+    const refreshed = await post("/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(refreshed.status).toBe(200);
+    expect((await mcpList("dermal", (await refreshed.json()).access_token)).status).toBe(200);
+    // Once the refresh token has been used, the code presented again is a replay: everything is revoked.
+    const replay = await exchange(clientId, code, verifier);
+    expect(await replay.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/already used/) });
+    await expectRefused("dermal", tokens.access_token, /revoked/);
+  });
+
+  test("a used code presented by another client, or without the right verifier, is a replay even at once: the tokens are revoked", async () => {
+    const user = await createUser();
+    const clientId = await register();
+    const otherClient = await register();
+    const replays = [(code: string, verifier: string) => exchange(otherClient, code, verifier), (code: string) => exchange(clientId, code, pkce().verifier)];
+    for (const replay of replays) {
+      const { code, verifier } = await codeFor(user, clientId);
+      const first = await (await exchange(clientId, code, verifier)).json();
+      const res = await replay(code, verifier);
+      expect(await res.json()).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/already used/) });
+      await expectRefused("dermal", first.access_token, /revoked/);
+    }
   });
 
   test("a wrong PKCE verifier, another client or another redirect_uri is invalid_grant", async () => {

@@ -8,7 +8,7 @@
 import { OAuth2Client } from "google-auth-library";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createLogger } from "../../functions/src/core/log.js";
-import { BUDGETS, callDependency, dependencyTrouble, DependencyUnavailable, RequestCancelled, withRequestDeadline, type Budget } from "../../functions/src/platform/deadline.js";
+import { BUDGETS, callDependency, dependencyTrouble, DependencyUnavailable, recovered, RequestCancelled, withRequestDeadline, writesSafeToRepeat, type Budget } from "../../functions/src/platform/deadline.js";
 import { VertexEmbedder } from "../../functions/src/platform/embeddings-vertex.js";
 import { ToolError } from "../../functions/src/core/errors.js";
 import { silentServer } from "../support/stall.js";
@@ -70,6 +70,20 @@ describe("a dependency that never answers", () => {
     expect(seen?.aborted).toBe(true);
   });
 
+  test("a timed-out write says whether sending it again is safe: as the call says, or as its caller decided", async () => {
+    // Another dependency each time, so no call is refused at once as "not answering right now".
+    const text = async (dependency: Budget["dependency"], run: () => Promise<unknown>) => ((await errorOf(inRequest(run))) as ToolError).toText();
+    const b = (dependency: Budget["dependency"]): Budget => ({ ...hung(200), dependency });
+    const safe = /The change may or may not have been saved; sending the same call again is safe \(503\)$/;
+    const check = /The change may or may not have been saved: check before sending it again \(503\)$/;
+    expect(await text("vision", () => callDependency(b("vision"), hang, { write: "unknown" }))).toMatch(check);
+    // A transaction whose repeat gets the first answer back (the token endpoint's exchanges, a keyed upload).
+    expect(await text("vertex", () => writesSafeToRepeat(() => callDependency(b("vertex"), hang, { write: "unknown" })))).toMatch(safe);
+    // A document set at a new random id on each attempt: a repeat makes a second one.
+    expect(await text("vision-llm", () => writesSafeToRepeat(() => callDependency(b("vision-llm"), hang, { write: "idempotent" }), false))).toMatch(check);
+    for (const d of ["vision", "vertex", "vision-llm"] as const) recovered(d, log);
+  });
+
   test("outside a request (seeders, command-line imports) nothing is bounded here", async () => {
     const slow = new Promise<string>((resolve) => setTimeout(() => resolve("done"), 500));
     expect(await callDependency(hung(1), () => slow)).toBe("done");
@@ -78,6 +92,9 @@ describe("a dependency that never answers", () => {
 
 describe("Firestore (the Admin SDK) that never answers", () => {
   test("a read, a transaction and a listener's first snapshot end with the sentence naming the database; a write says what to do", async () => {
+    // The emulator's host in the environment would win over the host set here: this client talks to the silent server only.
+    const emulatorHost = process.env.FIRESTORE_EMULATOR_HOST;
+    delete process.env.FIRESTORE_EMULATOR_HOST;
     const db = getFirestore(initializeApp({ projectId: "demo-stalled" }, "stalled"));
     db.settings({ host: silent.url.replace("http://", ""), ssl: false, preferRest: false });
     instrumentFirestore(db);
@@ -86,7 +103,9 @@ describe("Firestore (the Admin SDK) that never answers", () => {
       errorOf(inRequest(() => doc.get())),
       errorOf(inRequest(() => db.runTransaction(async (tx) => (await tx.get(doc)).exists))),
       errorOf(inRequest(() => waitFor(doc, () => true, { timeoutMs: 120_000 }))),
-    ]);
+    ]).finally(() => {
+      if (emulatorHost !== undefined) process.env.FIRESTORE_EMULATOR_HOST = emulatorHost;
+    });
     const database = /^Error: Service temporarily unavailable: the database \(Firestore\) (did not answer within 8 s|is not answering right now)\. Try again in 10 s/;
     for (const err of [read, transaction, listener]) {
       expect(err).toBeInstanceOf(DependencyUnavailable);

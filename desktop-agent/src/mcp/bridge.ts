@@ -5,6 +5,7 @@
 // capture here and upload the PNG (POST /captures), so the capture is in the same history the
 // remote MCP URL lists. The tool, resource and prompt definitions are the fotos domain's own;
 // only their handlers are swapped for forwarding ones.
+import { randomUUID } from "node:crypto";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type ReadResourceResult } from "@modelcontextprotocol/server";
 import { type DomainDefinition, type ErrorResult, type RequestContext, type StructuredResult, ToolError, unauthenticated, unavailable, type FotosBackend, fotosServer, captureRedaction, settingsFrom, type Settings, type CaptureArgs, type ScreenshotMeta } from "../../../functions/src/domains/fotos/published.js";
@@ -96,7 +97,9 @@ export class Bridge {
     if (mode === "monitor") query.monitor_index = String(args.monitor_index ?? 0);
     if (mode === "window" && args.window_title) query.window_title = args.window_title.trim();
     try {
-      const meta = (await this.api.call(LOCAL_CAPTURE_PATH, undefined, { binary: png, query })) as LocalCaptured & ScreenshotMeta;
+      // Retried for a short while with one key: a retry after a lost answer gets the first upload back.
+      const upload = { binary: png, query, idempotencyKey: randomUUID(), until: Date.now() + UPLOAD_RETRY_MS };
+      const meta = (await this.api.callRetrying(LOCAL_CAPTURE_PATH, undefined, upload)) as LocalCaptured & ScreenshotMeta;
       const { screenshot_id: _id, ...rest } = meta;
       return { meta: rest, png };
     } catch (err) {
@@ -132,6 +135,9 @@ export class Bridge {
     };
   }
 }
+
+/** How long a capture's upload is retried (a network drop, a busy or briefly unavailable function). */
+const UPLOAD_RETRY_MS = 20_000;
 
 const shortReason = (err: unknown): string => {
   const e = err as { cause?: { code?: string; message?: string }; message?: string };

@@ -20,6 +20,13 @@ export const AGENT_ROUTES = {
   fail: "/agent/fail",
 } as const;
 
+/**
+ * The header an upload (POST /screenshots, /captures, the agent's upload) may carry so that sending
+ * it again after a lost answer or a timeout stores nothing twice: the same key and image answer
+ * the first upload's screenshot. One new key (a UUID) per upload, the same on each retry of it.
+ */
+export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
+
 /** Where `fotos-agent mcp` (bridged, a fotos-mcp device token) stores a capture it took on the computer: raw PNG body, LocalCaptureQuery. */
 export const LOCAL_CAPTURE_PATH = "/captures";
 

@@ -100,6 +100,8 @@ export interface DeadlineScope {
   inside?: boolean;
   /** The request was answered: callbacks still running in its context are not bounded by it. */
   ended?: boolean;
+  /** Whether the caller's writes are safe to send again as a whole (writesSafeToRepeat): overrides each write's own kind. */
+  repeatable?: boolean;
 }
 
 const scopes = new AsyncLocalStorage<DeadlineScope>();
@@ -111,6 +113,22 @@ export async function withRequestDeadline<T>(opts: { timeoutSeconds: number; sig
     return await scopes.run(scope, serve);
   } finally {
     scope.ended = true;
+  }
+}
+
+/**
+ * Runs writes whose safety to send again is decided by the caller, not by each write: safe when a
+ * repeat gets the first one's answer (never a second change); not safe when each attempt makes
+ * something new (a document at a new random id). The sentence of a timed-out write says which.
+ */
+export async function writesSafeToRepeat<T>(write: () => Promise<T>, safe = true): Promise<T> {
+  const scope = activeScope();
+  if (!scope || scope.repeatable !== undefined) return write();
+  scope.repeatable = safe;
+  try {
+    return await write();
+  } finally {
+    scope.repeatable = undefined;
   }
 }
 
@@ -189,7 +207,7 @@ export async function callDependency<T>(b: Budget, call: (signal: AbortSignal) =
   if (!scope) return call(new AbortController().signal);
   if (scope.inside) return call(scope.signal ?? new AbortController().signal);
   const log = scope.log;
-  const write = opts.write ?? "none";
+  const write = opts.write && opts.write !== "none" && scope.repeatable !== undefined ? (scope.repeatable ? "idempotent" : "unknown") : (opts.write ?? "none");
   const t = trouble.get(b.dependency);
   if (t?.probing) throw new DependencyUnavailable(b.dependency, sentence(b, "timing out", b.ms, write));
   // While it is timing out, this call is the one that probes it.

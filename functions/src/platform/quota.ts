@@ -8,7 +8,7 @@
 // Counted in Firestore (`usageQuotas/…`, small documents per day, deleted by a TTL policy), so
 // every instance sees the same count. Fails closed: when the count cannot be read the action is
 // refused as temporarily unavailable.
-import { FieldValue } from "firebase-admin/firestore";
+import { FieldValue, type DocumentData, type DocumentReference } from "firebase-admin/firestore";
 import { envNumber } from "../core/env.js";
 import { rateLimited, unavailable } from "../core/errors.js";
 import { firestore } from "./firebase.js";
@@ -39,22 +39,30 @@ const DAY_MS = 24 * 3600 * 1000;
 /** The document counting `q` for `uid` on the UTC day of `now`. */
 export const quotaDocId = (q: Quota, uid: string, now = Date.now()): string => `${q.name}_${uid}_${new Date(now).toISOString().slice(0, 10).replace(/-/g, "")}`;
 
-/** Counts one use of `q` by `uid`, or throws the sentence saying which limit was reached and when it resets. */
-export async function useQuota(uid: string, q: Quota, now = Date.now()): Promise<void> {
+/**
+ * Counts one use of `q` by `uid`, or throws the sentence saying which limit was reached and when it
+ * resets. `once`: the use is counted only with the creation of this document (an upload's
+ * idempotency receipt); when it exists already, nothing is counted and its data is returned.
+ */
+export async function useQuota(uid: string, q: Quota, now = Date.now(), once?: { ref: DocumentReference; data: DocumentData }): Promise<DocumentData | undefined> {
   const dayStart = Math.floor(now / DAY_MS) * DAY_MS;
   const ref = firestore().collection(QUOTA_COLLECTION).doc(quotaDocId(q, uid, now));
-  let used: number;
+  let outcome: { used: number; earlier?: DocumentData };
   try {
-    used = await firestore().runTransaction(async (tx) => {
+    outcome = await firestore().runTransaction(async (tx) => {
+      const earlier = once ? (await tx.get(once.ref)).data() : undefined;
+      if (earlier) return { used: 0, earlier };
       const count = Number((await tx.get(ref)).get("count") ?? 0);
-      if (count >= q.perDay) return count;
+      if (count >= q.perDay) return { used: count };
       tx.set(ref, { uid, quota: q.name, count: FieldValue.increment(1), expiresAt: new Date(dayStart + 2 * DAY_MS) }, { merge: true });
-      return count;
+      if (once) tx.create(once.ref, once.data);
+      return { used: count };
     });
   } catch {
-    throw unavailable(`Your usage could not be checked right now, so nothing was done: try again in a minute`);
+    throw unavailable(once ? `Your usage could not be checked right now: try again in a minute (sending the same upload again is safe)` : `Your usage could not be checked right now, so nothing was done: try again in a minute`);
   }
-  if (used < q.perDay) return;
+  if (outcome.earlier) return outcome.earlier;
+  if (outcome.used < q.perDay) return undefined;
   const reset = untilMidnight(now);
   throw rateLimited(`Daily limit reached: you have used all ${q.perDay} ${q.what} of today. The limit resets at 00:00 UTC, in ${reset.when}`, reset.seconds);
 }

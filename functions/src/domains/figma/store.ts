@@ -7,6 +7,7 @@ import { firestore } from "../../platform/firebase.js";
 import { DEFAULT_KEEPALIVE_SECONDS, MAX_KEEPALIVE_SECONDS } from "../../contracts/figma-plugin.js";
 import { HEARTBEAT_GRACE_MS, MAX_ROOMS_PER_DEVICE, MISSED_HEARTBEATS } from "./config.js";
 import { rateLimited } from "../../core/errors.js";
+import { writesSafeToRepeat } from "../../platform/deadline.js";
 
 export const SESSIONS = "figma_sessions";
 export const COMMANDS = "figma_commands";
@@ -104,7 +105,8 @@ export async function registerSession(ownerUid: string, deviceId: string, fields
   }
   const roomId = newRoomId();
   const doc = { roomId, ownerUid, deviceId, ...fields, pollId: null, createdAt: now, lastSeenAt: now, expireAt: expiry() };
-  await sessionRef(roomId).create(doc);
+  // A new room at a new id each time: a timed-out one says to check before sending it again.
+  await writesSafeToRepeat(() => sessionRef(roomId).create(doc), false);
   remember(roomId, doc);
   return toSession(doc);
 }
@@ -162,7 +164,8 @@ export async function fileCommand(ref: DocumentReference, tool: string, args: un
   const doc = { commandId: ref.id, tool, argsJson: JSON.stringify(args ?? {}), state: "pending", createdAt: FieldValue.serverTimestamp(), expireAt: expiry() };
   for (let attempt = 1; ; attempt++) {
     try {
-      await ref.create(doc);
+      // The call that files it picks a new id each time: sent again, it would be a second command.
+      await writesSafeToRepeat(() => ref.create(doc), false);
       return;
     } catch (err) {
       const code = Number((err as { code?: unknown }).code);

@@ -27,7 +27,7 @@ export function cloudBackend(ctx: RequestContext): FotosBackend {
     ocr: (meta, png, language) => ocrScreenshot(uid, meta, png, language),
     cachedOcr: (id, language) => cachedOcr(uid, id, language),
     ocrEngine: meteredOcrEngine,
-    useQuota: (action) => useQuota(uid, action === "annotation" ? QUOTAS.annotations : QUOTAS.redactions),
+    useQuota: async (action) => void (await useQuota(uid, action === "annotation" ? QUOTAS.annotations : QUOTAS.redactions)),
     // The operator pays the provider: each analysis counts against the person's daily quota and the
     // deployment's budget, after the key check and before any capture.
     vision: async (provider) => {

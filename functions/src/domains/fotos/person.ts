@@ -1,10 +1,11 @@
 // A person's Fotos data for their home page: the settings (shown and saved through the store the
 // tools read), and everything kept for them, to export or erase: screenshots with their metadata,
-// OCR and images, settings, paired agents' records and capture requests.
+// OCR and images, upload receipts, settings, paired agents' records and capture requests.
 import { firestore } from "../../platform/firebase.js";
 import { bucket, getObject } from "../../platform/storage.js";
 import { AGENTS, REQUESTS } from "./agents/registry.js";
 import { readSettings, settingsDoc } from "./settings-store.js";
+import { uploadReceipts } from "./uploads.js";
 
 export { saveSettingsForm, settingFields } from "./settings-store.js";
 
@@ -27,6 +28,7 @@ export async function eraseFotos(uid: string): Promise<number> {
   const db = firestore();
   const shots = await screenshots(uid).select().get();
   await db.recursiveDelete(screenshots(uid));
+  await db.recursiveDelete(uploadReceipts(uid));
   await db.recursiveDelete(settingsDoc(uid).parent);
   await bucket().deleteFiles({ prefix: `users/${uid}/` });
   const [agents, requests] = await Promise.all([db.collection(AGENTS).where("owner", "==", uid).select().get(), db.collection(REQUESTS).where("owner", "==", uid).select().get()]);

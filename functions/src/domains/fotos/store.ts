@@ -33,11 +33,13 @@ function toMeta(id: string, d: DocumentData): ScreenshotMeta {
   return meta;
 }
 
-/** Stores a PNG as a new screenshot of `uid` (image first, so metadata never points at nothing). */
-export async function saveScreenshot(uid: string, png: Buffer, meta: NewScreenshot): Promise<ScreenshotMeta> {
+/**
+ * Stores a PNG as a new screenshot of `uid` (image first, so metadata never points at nothing).
+ * `id`: the one an upload's receipt chose (uploads.ts), so a repeat stores at the same place.
+ */
+export async function saveScreenshot(uid: string, png: Buffer, meta: NewScreenshot, id: string = randomUUID()): Promise<ScreenshotMeta> {
   if (png.length > MAX_PNG_BYTES) throw new ToolError("too_large", `The image is ${(png.length / 1048576).toFixed(1)} MB; at most 25 MB is accepted`);
   const { width, height } = pngSize(png);
-  const id = randomUUID();
   const now = Date.now();
   const createdAt = Timestamp.fromMillis(now);
   const expiresAt = Timestamp.fromMillis(now + RETENTION_DAYS * 86_400_000);

@@ -9,7 +9,7 @@ import { signAccessToken } from "./signing.js";
 import { functionUrl, issuerUrl, projectId } from "../../auth/urls.js";
 import type { HttpRequest } from "../../http/route.js";
 import { adminApp } from "../../platform/firebase.js";
-import { col, expiresIn, secret, sha256 } from "./store.js";
+import { expiresIn, secret, sha256 } from "./store.js";
 import type { FirebaseSignIn } from "../../contracts/oauth.js";
 
 export const REFRESH_TOKEN_DAYS = 30;
@@ -55,12 +55,6 @@ export function refreshTokenRecord(g: GrantRef, { rotating }: { rotating: boolea
     expiresAt: rotating && g.grantKind !== "device" ? expiresIn(REFRESH_TOKEN_DAYS * 24 * 3600) : null,
   };
   return { token, id: sha256(token), data };
-}
-
-export async function newRefreshToken(g: GrantRef, opts: { rotating: boolean }): Promise<string> {
-  const { token, id, data } = refreshTokenRecord(g, opts);
-  await col("refreshTokens").doc(id).create(data);
-  return token;
 }
 
 // The successor of a rotated refresh token is kept encrypted under a key derived from the token it

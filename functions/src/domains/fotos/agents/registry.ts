@@ -8,6 +8,7 @@ import { Timestamp, type DocumentSnapshot, type Transaction } from "firebase-adm
 import { envNumber } from "../../../core/env.js";
 import { firestore } from "../../../platform/firebase.js";
 import { DEFAULT_HEARTBEAT_MS, type AgentReport, type CaptureMode, type Monitor } from "../../../contracts/fotos-agent.js";
+import { writesSafeToRepeat } from "../../../platform/deadline.js";
 
 export const AGENTS = "fotosAgents";
 export const REQUESTS = "fotosCaptureRequests";
@@ -146,16 +147,21 @@ export async function createRequest(
 ): Promise<string> {
   const id = randomUUID();
   const now = Date.now();
-  await requests()
-    .doc(id)
-    .set({
-      owner,
-      device,
-      status: "pending" satisfies RequestStatus,
-      ...params,
-      createdAt: Timestamp.fromMillis(now),
-      expiresAt: Timestamp.fromMillis(now + ttlMs),
-    });
+  // A new request at a new id each time: a timed-out one says to check before sending it again.
+  await writesSafeToRepeat(
+    () =>
+      requests()
+        .doc(id)
+        .set({
+          owner,
+          device,
+          status: "pending" satisfies RequestStatus,
+          ...params,
+          createdAt: Timestamp.fromMillis(now),
+          expiresAt: Timestamp.fromMillis(now + ttlMs),
+        }),
+    false,
+  );
   return id;
 }
 

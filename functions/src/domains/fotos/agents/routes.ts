@@ -19,8 +19,10 @@ import {
 } from "../../../contracts/fotos-agent.js";
 import { deviceRedaction } from "../schema.js";
 import { firestore } from "../../../platform/firebase.js";
+import { writesSafeToRepeat } from "../../../platform/deadline.js";
 import { quoted } from "../screenshots.js";
-import { checkUploadedPng, MAX_PNG_BYTES, saveScreenshot } from "../store.js";
+import { checkUploadedPng, MAX_PNG_BYTES } from "../store.js";
+import { saveUploadOnce } from "../uploads.js";
 import { failIfOpen, markActive, recordHeartbeat, recordOffline, requests, toRequest } from "./registry.js";
 
 const AGENT = device("desktop-agent");
@@ -147,7 +149,9 @@ export const agentRoutes: HttpRoute[] = [
         await failIfOpen(id, error);
         throw conflict(error);
       }
-      const meta = await saveScreenshot(agent.owner, png, {
+      // Keyed by the capture request: a repeat whose first attempt stored the image but timed out
+      // before the request was marked done gets the same screenshot, never a second one.
+      const { meta } = await saveUploadOnce(agent.owner, `capture:${id}`, png, {
         ...(redaction ? { redaction } : {}),
         mode: r.mode,
         ...(r.monitorIndex !== undefined ? { monitorIndex: r.monitorIndex } : {}),
@@ -155,14 +159,15 @@ export const agentRoutes: HttpRoute[] = [
       });
       // The tool may have given up meanwhile: then the request stays failed and the stored
       // screenshot is still the user's (listed, and deleted with the others when it expires).
-      const done = await firestore().runTransaction(async (tx) => {
+      // Marking the request done is the same however often it is repeated: a timed-out upload is safe to send again.
+      const done = await writesSafeToRepeat(() => firestore().runTransaction(async (tx) => {
         const ref = requests().doc(id);
         const snap = await tx.get(ref);
         const now = toRequest(snap);
         if (now.status !== "claimed" && now.status !== "pending") return false;
         tx.update(ref, { status: "done", screenshotId: meta.id, finishedAt: Timestamp.now() });
         return true;
-      });
+      }));
       await markActive(agent.id);
       return ok({ screenshotId: meta.id, width: meta.width, height: meta.height, answered: done } satisfies UploadedCapture);
     },
