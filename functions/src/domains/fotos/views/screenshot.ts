@@ -19,6 +19,8 @@ interface Result {
   regions?: (Box & { text: string; confidence: number })[];
   recheck?: string;
   annotations?: number;
+  /** take_screenshot's: what the computer covered before the upload. */
+  redaction?: { detections: (Box & { type: string })[]; recheck?: string };
 }
 interface Annotation {
   type: string;
@@ -69,10 +71,13 @@ async function show(result: CallToolResult) {
   const summary: string[] = [];
   const tagSize = Math.max(14, Math.round(width / 55)); // legible once the image is scaled to the view
 
-  if (data.detections) {
-    for (const d of data.detections) mark(layer, d, "redaction", `${d.type.replace(/_/g, " ")} covered`, { "data-type": d.type });
-    for (const d of data.detections) layer.append(Object.assign(svg("text", { x: d.x, y: Math.max(tagSize, d.y - 4), class: "tag", "font-size": tagSize }), { textContent: d.type.replace(/_/g, " ") }));
-    summary.push(data.detections.length ? `${data.detections.length} item${data.detections.length === 1 ? "" : "s"} of personal data covered; re-check: ${data.recheck ?? "–"}` : "No personal data found: the image is unchanged");
+  // auto_redact_pii's detections, or those take_screenshot's capture was redacted with on the computer.
+  const detections = data.detections ?? data.redaction?.detections;
+  const recheck = data.recheck ?? data.redaction?.recheck;
+  if (detections) {
+    for (const d of detections) mark(layer, d, "redaction", `${d.type.replace(/_/g, " ")} covered`, { "data-type": d.type });
+    for (const d of detections) layer.append(Object.assign(svg("text", { x: d.x, y: Math.max(tagSize, d.y - 4), class: "tag", "font-size": tagSize }), { textContent: d.type.replace(/_/g, " ") }));
+    summary.push(detections.length ? `${detections.length} item${detections.length === 1 ? "" : "s"} of personal data covered; re-check: ${recheck ?? "–"}` : "No personal data found: the image is unchanged");
   }
   if (data.regions) {
     for (const r of data.regions) mark(layer, r, "word", `“${r.text}” (${Math.round(r.confidence * 100)}%)`);
