@@ -3,7 +3,8 @@
 // (`gateFor`) and the local front `npm start` serves through (scripts/emulator/front.ts).
 // Inside an instance the gate works on `gate.maxInFlight` requests at once and lets the rest of
 // the function's concurrency wait at most `gate.maxWaitMs`; past that, 503 + Retry-After at once.
-// Each person (or device) may hold at most a quarter of the in-flight requests (share.ts).
+// Each person (or device) may hold at most half of the in-flight requests (share.ts): an AI app's
+// parallel calls fit, and another person still finds the other half free.
 // Per deployment: <DOMAIN>_MAX_IN_FLIGHT, _MAX_QUEUED, _MAX_WAIT_MS, _RETRY_AFTER_SECONDS, _MAX_PER_PERSON.
 import type { HttpsOptions } from "firebase-functions/v2/https";
 import { manifestOf, type ServingProfile } from "../core/manifest.js";
@@ -44,11 +45,11 @@ export function gateFor(domain: string): Gate {
   return new Gate(gateOptions(domain));
 }
 
-/** The requests one person may have held or in flight on one instance: a quarter of the gate's, unless set. */
+/** The requests one person may have held or in flight on one instance: half of the gate's, unless set. */
 export function perPersonShare(domain: string, env: NodeJS.ProcessEnv = process.env): number {
   const { maxInFlight } = gateOptions(domain, env);
   const n = Number(env[`${domain.toUpperCase()}_MAX_PER_PERSON`]);
-  return Math.max(1, Number.isInteger(n) && n > 0 ? n : Math.floor(maxInFlight / 4));
+  return Math.max(1, Number.isInteger(n) && n > 0 ? n : Math.floor(maxInFlight / 2));
 }
 
 /** The per-person shares of one function's instance (one per process and domain). */
