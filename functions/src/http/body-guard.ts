@@ -94,6 +94,8 @@ function linger(req: IncomingMessage): void {
   const close = () => socket.destroy();
   const timer = setTimeout(close, LINGER_MS).unref();
   socket.once("close", () => clearTimeout(timer));
+  // All of it came within the bounds: the connection stays open for the client's next request.
+  req.once("end", () => clearTimeout(timer));
   let dropped = 0;
   req.on("data", (chunk: Buffer) => {
     dropped += chunk.length;
