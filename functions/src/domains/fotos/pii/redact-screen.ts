@@ -89,12 +89,12 @@ interface Area {
 }
 
 /**
- * Each box with two line heights above and below and eight to each side (what changed, and the
- * words beside it a reading uses), overlapping ones merged, top to bottom.
+ * Each box with one and a half line heights above and below and three to each side (what changed,
+ * and the words beside it a reading uses), overlapping ones merged, top to bottom.
  */
 function areasAround(boxes: Detection[], width: number, height: number): Area[] {
   const line = Math.max(...boxes.map((b) => b.h));
-  let areas: Area[] = boxes.map((b) => clip({ x: b.x - 8 * line, y: b.y - 2 * line, w: b.w + 16 * line, h: b.h + 4 * line }, width, height));
+  let areas: Area[] = boxes.map((b) => clip({ x: b.x - 3 * line, y: b.y - 1.5 * line, w: b.w + 6 * line, h: b.h + 3 * line }, width, height));
   // Merge until no two overlap (a merge can make a new overlap).
   for (let merged = true; merged; ) {
     merged = false;
