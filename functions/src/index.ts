@@ -8,6 +8,7 @@ import { FUNCTIONS, type FunctionName } from "./core/manifest.js";
 import { REGION } from "./core/where.js";
 import { cloudRunOptions } from "./http/capacity.js";
 import { serveDomain, type Loader } from "./http/endpoint.js";
+import { installBodyGuard } from "./http/body-guard.js";
 import { providePersonData } from "./http/person.js";
 
 // The secrets the manifests bind, declared so deploy checks each exists; a manifest naming one not
@@ -28,6 +29,9 @@ const LOAD: Record<FunctionName, Loader> = {
   oauth: () => import("./domains/oauth/index.js"),
   fotos: () => import("./domains/fotos/index.js"),
 };
+
+// Bodies over their limit are refused before the framework reads them (http/body-guard.ts).
+installBodyGuard();
 
 /** The HTTPS function of manifest `name`. */
 function serve(name: FunctionName): HttpsFunction {

@@ -27,6 +27,7 @@ import { servesMcp, type Served } from "./service.js";
 import { handlerContext } from "../handler/scope.js";
 import { isHealthCheck, openScope, requestPath, type RequestScope } from "./scope.js";
 import { WELL_KNOWN } from "../contracts/oauth.js";
+import { guardBodies, tooLargeSentence } from "./body-guard.js";
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
@@ -51,6 +52,7 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
     }));
   const gate = gateFor(name);
   const shares = sharesFor(name);
+  guardBodies(name, async (method, path) => bodyLimit(await ready(), method, path));
   // Cloud Run / the emulator tell a process which function it serves: warm up before traffic.
   if (process.env.FUNCTION_TARGET === name || process.env.K_SERVICE === name) {
     warmUp(gate, ready).catch((err: unknown) => rootLog.error("warm-up failed; the next request retries", { domain: name, err }));
@@ -119,6 +121,13 @@ export function mcpHandler(domain: DomainDefinition, scopeOf: () => RequestScope
   });
 }
 
+/** The most bytes a request may carry: its route's limit, else the MCP endpoint's. */
+function bodyLimit({ domain, maxBody }: Loaded, method: string, path: string): number {
+  const routes = domain.routes?.filter((r) => r.path === path) ?? [];
+  const route = routes.find((r) => r.method === method) ?? routes[0];
+  return route ? (route.body?.maxBytes ?? DEFAULT_MAX_BODY) : maxBody;
+}
+
 async function handle(req: Request, res: Response, loaded: Loaded, scope: RequestScope, path: string, health: boolean, shares: PersonShares): Promise<void> {
   const { domain, maxBody } = loaded;
   const { log, requestId } = scope;
@@ -156,16 +165,10 @@ async function handle(req: Request, res: Response, loaded: Loaded, scope: Reques
     return sendJson(res, 200, { status: "ok", ...base });
   }
 
-  const limit = route ? (route.body?.maxBytes ?? DEFAULT_MAX_BODY) : maxBody;
+  // Also refused before it is read, where the body guard runs (body-guard.ts).
+  const limit = bodyLimit(loaded, req.method, path);
   const size = (req as Request & { rawBody?: Buffer }).rawBody?.length ?? Number(req.get("content-length") ?? 0);
-  if (size > limit) {
-    return sendJsonRpcError(
-      res,
-      413,
-      JSONRPC.INVALID_REQUEST,
-      `Request body too large: ${formatBytes(size)}; this server accepts at most ${formatBytes(limit)} per request.`,
-    );
-  }
+  if (size > limit) return sendJsonRpcError(res, 413, JSONRPC.INVALID_REQUEST, tooLargeSentence(size, limit));
 
   // Everything that reaches a handler is authenticated under its policy: MCP POSTs and every
   // route. (GET and DELETE on the MCP endpoint are answered 405 by the SDK and touch no data.)
@@ -324,6 +327,3 @@ function parseBody(req: Request): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
-}

@@ -2,8 +2,9 @@
 // desktop agent before an upload): OCR → detection → solid boxes → OCR of the redacted image once
 // more → whatever still matches is covered too. The result says whether that second reading came
 // back clean. No Firebase here: the agent bundles this file with the OCR engine it is given.
-// The second reading covers the band of rows the boxes changed (with two line heights around
-// them): elsewhere the image is as it was, and reads as it did.
+// The second reading covers the rows around each box (two line heights above and below, the whole
+// width, so every line keeps its context), those bands stacked into one image: elsewhere the image
+// is as it was, and reads as it did.
 import type { OcrEngine, OcrResult } from "../../../platform/ocr.js";
 import { detectPii, type DetectOptions, type Detection } from "./detect.js";
 import { redact } from "./redact.js";
@@ -47,15 +48,76 @@ export async function redactScreenshot(engine: OcrEngine, png: Buffer, opts: Red
   return { png: redacted, detections, recheck: { ran: true, clean: again.length === 0, found: again.length } };
 }
 
-/** OCR of the rows the boxes changed (the whole width, a margin of two line heights), in the image's pixels. */
+/** OCR of the areas around the boxes, stacked into one image; words come back in the image's pixels. */
 async function readChangedBand(engine: OcrEngine, png: Buffer, boxes: Detection[]): Promise<OcrResult> {
   const { default: sharp } = await import("sharp");
-  const { height = 0, width = 0 } = await sharp(png, DECODE_LIMIT).metadata();
-  const margin = 2 * Math.max(...boxes.map((b) => b.h));
-  const top = Math.max(0, Math.min(...boxes.map((b) => b.y)) - margin);
-  const bottom = Math.min(height, Math.max(...boxes.map((b) => b.y + b.h)) + margin);
-  if (top === 0 && bottom === height) return engine.recognize(png, "eng");
-  const band = await sharp(png, DECODE_LIMIT).extract({ left: 0, top, width, height: bottom - top }).png({ compressionLevel: 1 }).toBuffer();
-  const result = await engine.recognize(band, "eng");
-  return { ...result, regions: result.regions.map((r) => ({ ...r, y: r.y + top })) };
+  const image = sharp(png, DECODE_LIMIT);
+  const { height = 0, width = 0 } = await image.metadata();
+  const areas = areasAround(boxes, width, height);
+  const rows = areas.reduce((n, a) => n + a.h, 0);
+  if (rows >= height) return engine.recognize(png, "eng");
+  // Each area on its own strip, left-aligned; the rest of a strip white.
+  const strips: { from: number; area: Area }[] = [];
+  let from = 0;
+  for (const area of areas) {
+    strips.push({ from, area });
+    from += area.h;
+  }
+  const canvasWidth = Math.max(...areas.map((a) => a.w));
+  const crops = await Promise.all(areas.map((a) => sharp(png, DECODE_LIMIT).extract({ left: a.x, top: a.y, width: a.w, height: a.h }).toBuffer()));
+  const input = await sharp({ create: { width: canvasWidth, height: rows, channels: 3, background: "#ffffff" } })
+    .composite(strips.map((s, k) => ({ input: crops[k]!, left: 0, top: s.from })))
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  const result = await engine.recognize(input, "eng");
+  // Each word back to its area (the strip its top is on).
+  const stripOf = (y: number) => strips.findLast((s) => s.from <= y) ?? strips[0]!;
+  return {
+    ...result,
+    regions: result.regions.map((r) => {
+      const { from: f, area } = stripOf(r.y);
+      return { ...r, x: r.x + area.x, y: r.y - f + area.y };
+    }),
+  };
+}
+
+interface Area {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * Each box with one and a half line heights above and below and three to each side (what changed,
+ * and the words beside it a reading uses), overlapping ones merged, top to bottom.
+ */
+function areasAround(boxes: Detection[], width: number, height: number): Area[] {
+  const line = Math.max(...boxes.map((b) => b.h));
+  let areas: Area[] = boxes.map((b) => clip({ x: b.x - 3 * line, y: b.y - 1.5 * line, w: b.w + 6 * line, h: b.h + 3 * line }, width, height));
+  // Merge until no two overlap (a merge can make a new overlap).
+  for (let merged = true; merged; ) {
+    merged = false;
+    const out: Area[] = [];
+    for (const a of areas) {
+      const k = out.findIndex((o) => a.x < o.x + o.w && o.x < a.x + a.w && a.y < o.y + o.h && o.y < a.y + a.h);
+      if (k < 0) {
+        out.push(a);
+        continue;
+      }
+      const o = out[k]!;
+      const x = Math.min(o.x, a.x);
+      const y = Math.min(o.y, a.y);
+      out[k] = { x, y, w: Math.max(o.x + o.w, a.x + a.w) - x, h: Math.max(o.y + o.h, a.y + a.h) - y };
+      merged = true;
+    }
+    areas = out;
+  }
+  return areas.sort((a, b) => a.y - b.y);
+}
+
+function clip(a: Area, width: number, height: number): Area {
+  const x = Math.max(0, Math.round(a.x));
+  const y = Math.max(0, Math.round(a.y));
+  return { x, y, w: Math.min(width, Math.round(a.x + a.w)) - x, h: Math.min(height, Math.round(a.y + a.h)) - y };
 }

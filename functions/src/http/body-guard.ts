@@ -1,0 +1,138 @@
+// Request bodies over their limit are refused before they are read. The Functions framework
+// (Cloud Run's Node runtime and `npm start`'s instances) and the emulator's runtime parse every
+// body, up to their own far larger limits, before any handler runs; so this guard sits at the
+// Node HTTP server, ahead of them: a request declaring a Content-Length over its limit is
+// answered 413 at once, and a chunked body is counted as it arrives and cut off past the limit.
+// Each function's limits are its own (routes' `body.maxBytes`, else the MCP endpoint's): the
+// process's function registers them (endpoint.ts), the guard asks for the request's path.
+import { Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { JSONRPC } from "./jsonrpc.js";
+
+/** The most bytes a request with this method and path may carry (once the function is loaded). */
+export type BodyLimit = (method: string, path: string) => Promise<number>;
+
+/**
+ * After the answer, the rest of a refused body is read and dropped for at most this long or this
+ * many bytes (then the connection is closed): closing at once, with bytes unread, resets the
+ * connection, and the client could lose the answer (the emulator's hub, which forwards bodies it
+ * has read whole, restarts the function's process then). Dropped bytes cost no memory; Cloud Run
+ * sends no request over 32 MiB.
+ */
+const LINGER_MS = 5_000;
+const LINGER_BYTES = 32 * 1024 * 1024;
+
+const limits = new Map<string, BodyLimit>();
+
+/** Registers function `name`'s limits; the guard uses them in the process that serves `name`. */
+export function guardBodies(name: string, limit: BodyLimit): void {
+  limits.set(name, limit);
+}
+
+/** The sentence of a 413. */
+export function tooLargeSentence(size: number | undefined, limit: number): string {
+  const was = size === undefined ? `more than ${formatBytes(limit)}` : formatBytes(size);
+  return `Request body too large: ${was}; this server accepts at most ${formatBytes(limit)} per request.`;
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
+}
+
+let installed = false;
+
+/**
+ * Installs the guard on every HTTP server of this process, for the function it serves (the
+ * framework's FUNCTION_TARGET, Cloud Run's K_SERVICE); a process serving none is left alone.
+ */
+export function installBodyGuard(env: NodeJS.ProcessEnv = process.env): void {
+  const served = env.FUNCTION_TARGET ?? env.K_SERVICE;
+  if (installed || !served) return;
+  installed = true;
+  const emit = Server.prototype.emit;
+  Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
+    const pass = () => emit.apply(this, [event, ...args] as Parameters<typeof emit>);
+    const limit = limits.get(served);
+    if (event !== "request" || !limit) return pass();
+    const [req, res] = args as [IncomingMessage, ServerResponse];
+    if (!hasBody(req)) return pass();
+    // The request is held (its bytes wait in the socket) until the function knows its limit.
+    limit(req.method ?? "GET", pathOf(req)).then(
+      (max) => {
+        const declared = req.headers["content-length"] === undefined ? undefined : Number(req.headers["content-length"]);
+        if (declared !== undefined && declared > max) return refuse(req, res, declared, max);
+        if (declared === undefined) countAsItArrives(req, res, max);
+        pass();
+      },
+      // A function that fails to load answers the request itself (endpoint.ts).
+      () => pass(),
+    );
+    return true;
+  } as typeof Server.prototype.emit;
+}
+
+const hasBody = (req: IncomingMessage): boolean => req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+
+function pathOf(req: IncomingMessage): string {
+  const path = new URL(req.url ?? "/", "http://function").pathname;
+  return path.replace(/\/+$/, "") || "/";
+}
+
+/** Answers 413 without reading the body, then drops what still arrives, within the linger bounds. */
+function refuse(req: IncomingMessage, res: ServerResponse, size: number, max: number): void {
+  answerTooLarge(res, size, max);
+  linger(req);
+}
+
+function answerTooLarge(res: ServerResponse, size: number | undefined, max: number): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: JSONRPC.INVALID_REQUEST, message: tooLargeSentence(size, max) } });
+  res.writeHead(413, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
+}
+
+function linger(req: IncomingMessage): void {
+  const socket = req.socket;
+  const close = () => socket.destroy();
+  const timer = setTimeout(close, LINGER_MS).unref();
+  socket.once("close", () => clearTimeout(timer));
+  // All of it came within the bounds: the connection stays open for the client's next request.
+  req.once("end", () => clearTimeout(timer));
+  let dropped = 0;
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) close();
+  });
+  req.on("error", () => {});
+  req.resume();
+}
+
+/**
+ * A body without a declared length: its bytes are counted as the parser hands them on; past the
+ * limit the rest is dropped (the framework never sees the body end), the request is answered 413,
+ * and the connection is closed once the client stops sending or the linger bounds are reached.
+ */
+function countAsItArrives(req: IncomingMessage, res: ServerResponse, max: number): void {
+  const push = req.push.bind(req);
+  let seen = 0;
+  let cut = false;
+  let dropped = 0;
+  req.push = (chunk: unknown, encoding?: BufferEncoding): boolean => {
+    if (!cut && chunk !== null) {
+      seen += (chunk as Buffer).length;
+      if (seen > max) {
+        cut = true;
+        const socket = req.socket;
+        const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+        socket.once("close", () => clearTimeout(timer));
+        answerTooLarge(res, undefined, max);
+      }
+    }
+    if (!cut) return push(chunk, encoding);
+    dropped += chunk === null ? 0 : (chunk as Buffer).length;
+    // The client finished sending (or sent too much more): the answer is out, close.
+    if (chunk === null || dropped > LINGER_BYTES) {
+      if (res.writableFinished) req.socket.destroy();
+      else res.once("finish", () => req.socket.destroy());
+    }
+    return true;
+  };
+}
