@@ -1,6 +1,9 @@
 // Dependencies that stop answering, for the deadline tests: a TCP proxy in front of an emulator
 // that can stall (connections stay open, nothing passes either way, as when the emulator's
-// process is paused), and a server that accepts connections and never answers (a hung API).
+// process is paused), a server that accepts connections and never answers (a hung API), and an
+// HTTP/2 server that accepts gRPC calls and never answers them, noting when each call's stream
+// was opened and how the client ended it (what a stalled Firestore sees on the wire).
+import { createServer as createHttp2Server, constants as http2 } from "node:http2";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 
@@ -62,4 +65,43 @@ export async function silentServer(): Promise<{ url: string; close(): Promise<vo
   });
   const host = await listen(server);
   return { url: `http://${host}`, close: () => closeServer(server, sockets) };
+}
+
+/** One gRPC call as the server saw it: its method, when it was opened, when and how it ended (RST_STREAM code; CANCEL is 8). */
+export interface SeenCall {
+  method: string;
+  openedAt: number;
+  closedAt?: number;
+  rstCode?: number;
+}
+
+/** An HTTP/2 (h2c) server that accepts every gRPC call and never answers it (a stalled Firestore). */
+export async function silentGrpcServer(): Promise<{ host: string; calls: SeenCall[]; close(): Promise<void> }> {
+  const calls: SeenCall[] = [];
+  const server = createHttp2Server();
+  const sessions = new Set<import("node:http2").ServerHttp2Session>();
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.on("close", () => sessions.delete(session));
+    session.on("error", () => undefined);
+  });
+  server.on("stream", (stream, headers) => {
+    const call: SeenCall = { method: String(headers[http2.HTTP2_HEADER_PATH]).split("/").pop() ?? "", openedAt: Date.now() };
+    calls.push(call);
+    stream.on("error", () => undefined);
+    stream.on("close", () => {
+      call.closedAt = Date.now();
+      call.rstCode = stream.rstCode;
+    });
+    stream.resume(); // read the request, answer nothing
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    close: async () => {
+      for (const s of sessions) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -11,7 +11,7 @@ import { createLogger } from "../../functions/src/core/log.js";
 import { BUDGETS, callDependency, dependencyTrouble, DependencyUnavailable, recovered, RequestCancelled, withRequestDeadline, writesSafeToRepeat, type Budget } from "../../functions/src/platform/deadline.js";
 import { VertexEmbedder } from "../../functions/src/platform/embeddings-vertex.js";
 import { ToolError } from "../../functions/src/core/errors.js";
-import { silentServer } from "../support/stall.js";
+import { silentGrpcServer, silentServer } from "../support/stall.js";
 import { initializeApp } from "firebase-admin/app";
 import { getFirestore } from "firebase-admin/firestore";
 import { instrumentFirestore } from "../../functions/src/platform/firestore-deadlines.js";
@@ -91,26 +91,56 @@ describe("a dependency that never answers", () => {
 });
 
 describe("Firestore (the Admin SDK) that never answers", () => {
-  test("a read, a transaction and a listener's first snapshot end with the sentence naming the database; a write says what to do", async () => {
+  test("a read, a query, a write, a transaction and a listener's first snapshot end with the sentence; each gRPC call is reset on the wire by its deadline, none retried after it", async () => {
+    const grpc = await silentGrpcServer();
     // The emulator's host in the environment would win over the host set here: this client talks to the silent server only.
     const emulatorHost = process.env.FIRESTORE_EMULATOR_HOST;
     delete process.env.FIRESTORE_EMULATOR_HOST;
     const db = getFirestore(initializeApp({ projectId: "demo-stalled" }, "stalled"));
-    db.settings({ host: silent.url.replace("http://", ""), ssl: false, preferRest: false });
+    db.settings({ host: grpc.host, ssl: false, preferRest: false });
     instrumentFirestore(db);
     const doc = db.collection("stalled").doc("one");
-    const [read, transaction, listener] = await Promise.all([
+    const budgetMs = BUDGETS.firestore.ms;
+    const started = Date.now();
+    // The listener's request ends well before the test's: its stream ends with the request.
+    const shortRequest = <T>(run: () => Promise<T>) => withRequestDeadline({ timeoutSeconds: 15, log }, run);
+    const [read, query, write, transaction, listener] = await Promise.all([
       errorOf(inRequest(() => doc.get())),
+      errorOf(inRequest(() => db.collection("stalled").where("n", ">", 1).get())),
+      errorOf(inRequest(() => doc.set({ n: 1 }))),
       errorOf(inRequest(() => db.runTransaction(async (tx) => (await tx.get(doc)).exists))),
-      errorOf(inRequest(() => waitFor(doc, () => true, { timeoutMs: 120_000 }))),
+      errorOf(shortRequest(() => waitFor(doc, () => true, { timeoutMs: 120_000 }))),
     ]).finally(() => {
       if (emulatorHost !== undefined) process.env.FIRESTORE_EMULATOR_HOST = emulatorHost;
     });
+    const answeredMs = Date.now() - started;
     const database = /^Error: Service temporarily unavailable: the database \(Firestore\) (did not answer within 8 s|is not answering right now)\. Try again in 10 s/;
-    for (const err of [read, transaction, listener]) {
+    for (const err of [read, query, write, transaction, listener]) {
       expect(err).toBeInstanceOf(DependencyUnavailable);
       expect((err as ToolError).toText()).toMatch(database);
     }
+    expect((write as ToolError).toText()).toMatch(/(sending the same call again is safe|Nothing was changed) \(503\)$/);
     expect((transaction as ToolError).toText()).toMatch(/(may or may not have been saved: check before sending it again|Nothing was changed) \(503\)$/);
+    // On the wire: every call the server saw is reset by the client (RST_STREAM CANCEL), the
+    // bounded ones by their deadline and the listener's by its request's; nothing opens after.
+    const slackMs = 10_000;
+    const allEnded = async () => {
+      const until = Date.now() + 15_000 + slackMs;
+      while (Date.now() < until && grpc.calls.some((c) => c.closedAt === undefined)) await new Promise((r) => setTimeout(r, 200));
+    };
+    await allEnded();
+    const lateCheck = grpc.calls.length;
+    await new Promise((r) => setTimeout(r, 3_000)); // no retry starts after the deadline
+    await grpc.close();
+    console.info(`answered after ${answeredMs} ms; calls on the wire: ${grpc.calls.map((c) => `${c.method} +${c.openedAt - started}..+${c.closedAt! - started} ms rst ${c.rstCode}`).join(", ")}`);
+    expect(grpc.calls.length).toBe(lateCheck);
+    expect(grpc.calls.map((c) => c.method)).toEqual(expect.arrayContaining(["BatchGetDocuments", "RunQuery", "Commit", "Listen"]));
+    for (const c of grpc.calls) {
+      expect(c.closedAt, c.method).toBeDefined();
+      expect(c.rstCode, c.method).toBe(8);
+      const boundMs = c.method === "Listen" ? 15_000 : budgetMs;
+      expect(c.closedAt! - started, c.method).toBeLessThan(boundMs + slackMs);
+      expect(c.openedAt - started, `${c.method} opened after the deadline`).toBeLessThan(budgetMs);
+    }
   }, 120_000);
 });

@@ -24,13 +24,19 @@ export interface Budget {
   ms: number;
   /** Whether missing this budget means the dependency is timing out (a short, fail-open budget does not). */
   marksTrouble: boolean;
+  /**
+   * The budget bounds each silence (the first answer, then every gap between two parts of it),
+   * not the whole call: a streamed answer may go on as long as the request has time left.
+   */
+  idle?: boolean;
 }
 
-const budget = (dependency: Dependency, label: string, env: string, fallbackMs: number, marksTrouble = true): Budget => ({
+const budget = (dependency: Dependency, label: string, env: string, fallbackMs: number, marksTrouble = true, idle = false): Budget => ({
   dependency,
   label,
   ms: envNumber(env, fallbackMs, { min: 1 }),
   marksTrouble,
+  ...(idle ? { idle } : {}),
 });
 
 /** Every dependency's budget; per deployment: DEADLINE_<NAME>_MS. */
@@ -41,8 +47,13 @@ export const BUDGETS = {
   storage: budget("storage", "file storage (Cloud Storage)", "DEADLINE_STORAGE_MS", 8_000),
   vision: budget("vision", "text recognition (Cloud Vision)", "DEADLINE_VISION_MS", 8_000),
   vertex: budget("vertex", "the embedding model (Vertex AI)", "DEADLINE_VERTEX_MS", 8_000),
-  /** A vision model writes its answer for tens of seconds when it works: its budget is that long. */
-  visionLlm: budget("vision-llm", "the vision model", "DEADLINE_VISION_LLM_MS", 60_000),
+  /**
+   * A vision model writes its answer for tens of seconds when it works, so its answer is streamed
+   * and the budget bounds the wait for its first part and every gap after it; the request's own
+   * time bounds the whole. One provider among four (Ollama the user's own): a silent one does not
+   * mark the function as timing out, nor refuse calls to the others.
+   */
+  visionLlm: budget("vision-llm", "the vision model", "DEADLINE_VISION_LLM_MS", 8_000, false, true),
   /** A client's own document on the internet: a slow one is that client's problem, not ours. */
   clientMetadata: budget("client-metadata", "the client's metadata document", "DEADLINE_CLIENT_METADATA_MS", 5_000, false),
 } as const;
@@ -77,15 +88,24 @@ export class RequestCancelled extends ToolError {
  */
 export type Write = "none" | "idempotent" | "unknown";
 
-const WRITE_NOTES: Record<Write, Record<"timed out" | "timing out", string>> = {
-  none: { "timed out": "", "timing out": "" },
-  idempotent: { "timed out": ". The change may or may not have been saved; sending the same call again is safe", "timing out": ". Nothing was changed" },
-  unknown: { "timed out": ". The change may or may not have been saved: check before sending it again", "timing out": ". Nothing was changed" },
+const WRITE_NOTES: Record<Write, Record<"sent" | "timing out", string>> = {
+  none: { sent: "", "timing out": "" },
+  idempotent: { sent: ". The change may or may not have been saved; sending the same call again is safe", "timing out": ". Nothing was changed" },
+  unknown: { sent: ". The change may or may not have been saved: check before sending it again", "timing out": ". Nothing was changed" },
 };
 
-export function sentence(b: Budget, how: "timed out" | "timing out", ms: number, write: Write): string {
-  const what = how === "timed out" ? `${b.label} did not answer within ${Math.max(1, Math.round(ms / 1000))} s` : `${b.label} is not answering right now`;
-  return `Service temporarily unavailable: ${what}. Try again in ${DEPENDENCY_RETRY_AFTER_SECONDS} s${WRITE_NOTES[write][how]}`;
+/** How a call missed its deadline: no answer at all, an answer that stopped, an answer not finished in the request's time. */
+type Missed = "timed out" | "went quiet" | "unfinished";
+
+export function sentence(b: Budget, how: Missed | "timing out", ms: number, write: Write): string {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  const what = {
+    "timed out": `${b.label} did not answer within ${seconds} s`,
+    "went quiet": `${b.label} stopped answering (nothing for ${seconds} s)`,
+    unfinished: `${b.label} did not finish its answer within ${seconds} s`,
+    "timing out": `${b.label} is not answering right now`,
+  }[how];
+  return `Service temporarily unavailable: ${what}. Try again in ${DEPENDENCY_RETRY_AFTER_SECONDS} s${WRITE_NOTES[write][how === "timing out" ? how : "sent"]}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,6 +118,8 @@ export interface DeadlineScope {
   log: Logger;
   /** Inside a bounded call already: nested SDK calls are covered by it. */
   inside?: boolean;
+  /** Inside a bounded call with a fixed deadline: epoch ms by which it ends (the clients' own deadline, firestore-deadlines.ts). */
+  callDeadlineAt?: number;
   /** The request was answered: callbacks still running in its context are not bounded by it. */
   ended?: boolean;
   /** Whether the caller's writes are safe to send again as a whole (writesSafeToRepeat): overrides each write's own kind. */
@@ -199,13 +221,16 @@ const unreachable = (err: unknown): boolean => [4, 14].includes((err as { code?:
 /**
  * Calls a dependency within its budget (less when the request has less time left). `call` gets a
  * signal that fires when the deadline passes or the request is cancelled; pass it to the client
- * where it takes one. `write`: what the call changes (the sentence says whether sending it again is safe).
+ * where it takes one. With an idle budget, `call` reports each part of a streamed answer
+ * (`answering`): the budget then bounds each silence and the request's own time the whole.
+ * `write`: what the call changes (the sentence says whether sending it again is safe).
  */
-export async function callDependency<T>(b: Budget, call: (signal: AbortSignal) => Promise<T>, opts: { write?: Write } = {}): Promise<T> {
+export async function callDependency<T>(b: Budget, call: (signal: AbortSignal, answering: () => void) => Promise<T>, opts: { write?: Write } = {}): Promise<T> {
   const scope = activeScope();
+  const unbounded = () => undefined;
   // Outside a request (seeders, command-line imports) there is no one waiting: the clients' own timeouts apply.
-  if (!scope) return call(new AbortController().signal);
-  if (scope.inside) return call(scope.signal ?? new AbortController().signal);
+  if (!scope) return call(new AbortController().signal, unbounded);
+  if (scope.inside) return call(scope.signal ?? new AbortController().signal, unbounded);
   const log = scope.log;
   const write = opts.write && opts.write !== "none" && scope.repeatable !== undefined ? (scope.repeatable ? "idempotent" : "unknown") : (opts.write ?? "none");
   const t = trouble.get(b.dependency);
@@ -214,21 +239,31 @@ export async function callDependency<T>(b: Budget, call: (signal: AbortSignal) =
   const probe = t;
   if (probe) probe.probing = true;
 
-  const left = scope.deadlineAt - Date.now() - ANSWER_MARGIN_MS;
-  const ms = Math.max(MIN_CALL_MS, Math.min(b.ms, left));
+  const startedAt = Date.now();
+  const endAt = Math.max(startedAt + MIN_CALL_MS, scope.deadlineAt - ANSWER_MARGIN_MS);
+  const ms = Math.min(b.ms, endAt - startedAt);
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let onCancel: (() => void) | undefined;
+  let miss: (how: Missed, ms: number) => void = () => undefined;
   const ended = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DependencyUnavailable(b.dependency, sentence(b, "timed out", ms, write))), ms);
+    miss = (how, after) => reject(new DependencyUnavailable(b.dependency, sentence(b, how, after, write)));
+    timer = setTimeout(() => miss("timed out", ms), ms);
     if (scope.signal) {
       onCancel = () => reject(new RequestCancelled());
       if (scope.signal.aborted) onCancel();
       else scope.signal.addEventListener("abort", onCancel, { once: true });
     }
   });
-  const inner: DeadlineScope = { ...scope, signal: controller.signal, inside: true };
-  const work = (async () => scopes.run(inner, () => call(controller.signal)))(); // a synchronous throw is a rejection too
+  // Each part of the answer gives the next one the whole budget again, within the request's time.
+  const answering = () => {
+    if (!b.idle || controller.signal.aborted) return;
+    clearTimeout(timer);
+    const left = endAt - Date.now();
+    timer = left <= b.ms ? setTimeout(() => miss("unfinished", endAt - startedAt), left) : setTimeout(() => miss("went quiet", b.ms), b.ms);
+  };
+  const inner: DeadlineScope = { ...scope, signal: controller.signal, inside: true, ...(b.idle ? {} : { callDeadlineAt: startedAt + ms }) };
+  const work = (async () => scopes.run(inner, () => call(controller.signal, answering)))(); // a synchronous throw is a rejection too
   try {
     const result = await Promise.race([work, ended]);
     recovered(b.dependency, log);

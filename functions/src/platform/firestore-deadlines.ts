@@ -2,8 +2,9 @@
 // per process (applied by platform/firebase.ts): every read, write and transaction made while a
 // request is served goes through callDependency with Firestore's budget (platform/deadline.ts),
 // and every listener's first snapshot must arrive within it. Calls made inside a bounded call (the
-// SDK's own, a transaction's reads) are covered by it. Outside a request nothing is bounded. An
-// abandoned call ends on the client's own timeout; the request is answered without it.
+// SDK's own, a transaction's reads) are covered by it. Outside a request nothing is bounded.
+// The gRPC calls themselves end at that deadline too (endOnTheWire): the client cancels the
+// stream (RST_STREAM) and no retry starts after it, so a stalled database holds nothing of ours.
 import { CollectionReference, DocumentReference, Firestore, Query, WriteBatch } from "firebase-admin/firestore";
 import { activeScope, BUDGETS, callDependency, DependencyUnavailable, recovered, registerProbe, sentence, timedOut, type Write } from "./deadline.js";
 
@@ -63,12 +64,65 @@ function boundListener(proto: object): void {
   target.onSnapshot = wrapped as unknown as Method;
 }
 
+type CallOptions = {
+  timeout?: number;
+  signal?: AbortSignal;
+  retry?: { retryCodes: number[]; backoffSettings: Record<string, unknown> } | null;
+  [key: string]: unknown;
+};
+/** gRPC's CANCELLED: not among the codes any Firestore call retries on. */
+const CANCELLED = 1;
+type CreateCallOptions = (methodName: string, retryCodes?: number[]) => CallOptions;
+
+/**
+ * Gives every gRPC call Firestore makes while a request is served the deadline of the bounded
+ * call it belongs to (else the request's own), and the bounded call's signal. The SDK builds each
+ * call's options in one place (the Firestore class's createCallOptions, not part of its typed
+ * API: nothing else in it takes a deadline or a signal per call); the timeout is read at each
+ * attempt, so an attempt started late gets only what is left, and the retry settings (a commit
+ * passes its own, 60 s per attempt and 600 s in all) are cut to what is left. Tested against a
+ * server that never answers (test/unit/deadlines.test.ts): the streams are reset at the deadline.
+ */
+function endOnTheWire(): boolean {
+  const proto = Firestore.prototype as unknown as { createCallOptions?: CreateCallOptions & { bounded?: true } };
+  const original = proto.createCallOptions;
+  if (typeof original !== "function") return false;
+  if (original.bounded) return true;
+  const wrapped = function (this: unknown, methodName: string, retryCodes?: number[]): CallOptions {
+    const options = original.call(this, methodName, retryCodes);
+    const scope = activeScope();
+    if (!scope) return options;
+    const deadlineAt = scope.callDeadlineAt ?? scope.deadlineAt;
+    // Read as each attempt starts. One past the deadline is not sent: it ends as cancelled, which
+    // nothing retries (gax would read a timeout of 0 as its default, 30 s).
+    const left = () => {
+      const ms = deadlineAt - Date.now();
+      if (ms <= 0) throw Object.assign(new Error(`Firestore ${methodName}: the deadline passed before this attempt was sent`), { code: CANCELLED });
+      return ms;
+    };
+    Object.defineProperty(options, "timeout", { get: left, enumerable: true });
+    if (scope.callDeadlineAt && scope.signal) options.signal = scope.signal;
+    // A stream that ends without an answer is sent again by gax's stream retry with its first
+    // timeout again, past the deadline: not within a bounded call.
+    if (scope.callDeadlineAt) options.retryRequestOptions = { retries: 0, noResponseRetries: 0 };
+    if (options.retry) {
+      const ms = Math.max(1, deadlineAt - Date.now());
+      options.retry = { ...options.retry, backoffSettings: { ...options.retry.backoffSettings, initialRpcTimeoutMillis: ms, maxRpcTimeoutMillis: ms, totalTimeoutMillis: ms } };
+    }
+    return options;
+  };
+  (wrapped as { bounded?: true }).bounded = true;
+  proto.createCallOptions = wrapped;
+  return true;
+}
+
 let instrumented = false;
 
 /** Bounds every Firestore call made while a request is served (once per process). */
 export function instrumentFirestore(db: Firestore): void {
   if (instrumented) return;
   instrumented = true;
+  if (!endOnTheWire()) console.warn("firestore-deadlines: this Firestore SDK builds its call options elsewhere; a call past its deadline is abandoned, not cancelled");
   for (const name of ["getAll", "listCollections"]) bound(Firestore.prototype, name, "none");
   bound(Firestore.prototype, "runTransaction", "unknown");
   bound(Firestore.prototype, "recursiveDelete", "idempotent");
