@@ -1,7 +1,8 @@
 // analyze_screenshot's providers through their real client libraries (@anthropic-ai/sdk, openai,
 // @google/genai in Vertex mode, ollama) against one local HTTP server speaking each API's wire
-// format: the request carries the image (downscaled to the provider's limit), the prompt and the
-// model; the answer's text, model and token usage come back; failures are one clear sentence.
+// format, the answer streamed as each API streams it: the request carries the image (downscaled
+// to the provider's limit), the prompt and the model; the answer's text, model and token usage
+// come back; failures are one clear sentence.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
@@ -12,6 +13,7 @@ import { checkPublicUrl, OllamaVision } from "../../functions/src/platform/visio
 import { OpenAiVision } from "../../functions/src/platform/vision-llm-openai.js";
 import { PROVIDER_MAX_SIDE, type VisionAdapter, type VisionProvider } from "../../functions/src/platform/vision-llm.js";
 import { ToolError } from "../../functions/src/core/errors.js";
+import { streamedProvider, writeStreamed } from "../support/vision-stream.js";
 
 interface Seen {
   method: string;
@@ -28,12 +30,14 @@ let script: number[] = [];
 /** The next answer is the provider's refusal / safety block instead of text. */
 let decline = false;
 
+const GEMINI = /:(generateContent|streamGenerateContent)$/;
+
 function refusal(path: string, body: any): unknown {
   if (path === "/v1/messages")
     return { id: "msg_2", type: "message", role: "assistant", model: body.model, content: [], stop_reason: "refusal", stop_sequence: null, usage: { input_tokens: 1234, output_tokens: 0 } };
   if (path === "/v1/chat/completions")
     return { id: "chatcmpl-2", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: null, refusal: "I can't help with that." }, finish_reason: "stop" }], usage: { prompt_tokens: 800, completion_tokens: 5, total_tokens: 805 } };
-  if (path.endsWith(":generateContent"))
+  if (GEMINI.test(path))
     return { candidates: [{ content: { role: "model", parts: [] }, finishReason: "SAFETY" }], usageMetadata: { promptTokenCount: 300, totalTokenCount: 300 }, modelVersion: "gemini-2.5-flash-001" };
   return undefined;
 }
@@ -43,7 +47,7 @@ function reply(path: string, body: any): unknown {
     return { id: "msg_1", type: "message", role: "assistant", model: body.model, content: [{ type: "text", text: "A login form with two fields." }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 1234, output_tokens: 56 } };
   if (path === "/v1/chat/completions")
     return { id: "chatcmpl-1", object: "chat.completion", created: 1, model: `${body.model}-2025-04-14`, choices: [{ index: 0, message: { role: "assistant", content: "A settings page." }, finish_reason: "stop" }], usage: { prompt_tokens: 800, completion_tokens: 20, total_tokens: 820 } };
-  if (path.endsWith(":generateContent"))
+  if (GEMINI.test(path))
     return { candidates: [{ content: { role: "model", parts: [{ text: "A dashboard with charts." }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 300, candidatesTokenCount: 12, totalTokenCount: 312 }, modelVersion: "gemini-2.5-flash-001" };
   if (path === "/api/chat")
     return { model: body.model, created_at: new Date().toISOString(), message: { role: "assistant", content: "A terminal window." }, done: true, done_reason: "stop", prompt_eval_count: 600, eval_count: 9, total_duration: 1, load_duration: 1, prompt_eval_duration: 1, eval_duration: 1 };
@@ -75,6 +79,8 @@ beforeAll(async () => {
       res.statusCode = 404;
       return res.end(JSON.stringify({ error: { message: `no route ${path}` } }));
     }
+    const streamed = streamedProvider(path, body);
+    if (streamed) return writeStreamed(res, streamed, answer);
     res.end(JSON.stringify(answer));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -130,13 +136,14 @@ describe.each(["claude", "openai", "gemini", "ollama"] as const)("%s", (provider
     expect(seen).toHaveLength(1);
     const request = seen[0]!;
     expect(request.method).toBe("POST");
+    expect(streamedProvider(request.path, request.body), "the answer is asked for as a stream").toBe(provider);
     const sent = imageOf(provider, request.body);
     expect(sent.data.equals(png)).toBe(true); // small enough: sent as it is
     expect(sent.prompt).toBe("What is wrong on this screen?");
     const expected = {
       claude: { path: "/v1/messages", model: "claude-sonnet-4-5", text: "A login form with two fields.", usage: { input_tokens: 1234, output_tokens: 56 } },
       openai: { path: "/v1/chat/completions", model: "gpt-4.1-2025-04-14", text: "A settings page.", usage: { input_tokens: 800, output_tokens: 20 } },
-      gemini: { path: "/v1beta1/projects/demo-project/locations/europe-west4/publishers/google/models/gemini-2.5-flash:generateContent", model: "gemini-2.5-flash-001", text: "A dashboard with charts.", usage: { input_tokens: 300, output_tokens: 12 } },
+      gemini: { path: "/v1beta1/projects/demo-project/locations/europe-west4/publishers/google/models/gemini-2.5-flash:streamGenerateContent", model: "gemini-2.5-flash-001", text: "A dashboard with charts.", usage: { input_tokens: 300, output_tokens: 12 } },
       ollama: { path: "/api/chat", model: "llava", text: "A terminal window.", usage: { input_tokens: 600, output_tokens: 9 } },
     }[provider];
     expect(request.path).toBe(expected.path);
@@ -159,7 +166,7 @@ describe.each(["claude", "openai", "gemini", "ollama"] as const)("%s", (provider
 
   test("the model chosen in the user's settings is used", async () => {
     await adapters[provider]().analyze({ png: await screenshot(100, 100), prompt: "x", settings: { model: "custom-vision-model" } });
-    if (provider === "gemini") expect(seen[0]!.path).toContain("/models/custom-vision-model:generateContent");
+    if (provider === "gemini") expect(seen[0]!.path).toContain("/models/custom-vision-model:streamGenerateContent");
     else expect(seen[0]!.body.model).toBe("custom-vision-model");
   });
 

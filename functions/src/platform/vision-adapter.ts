@@ -10,6 +10,11 @@ export interface VisionRequest {
   png: Buffer;
   prompt: string;
   signal?: AbortSignal;
+  /**
+   * Called at each part of the streamed answer (every provider streams): the caller bounds the
+   * wait for the first part and every gap after it (platform/deadline.ts).
+   */
+  answering?: () => void;
   /** Overrides from the user's settings (Ollama URL, model names). */
   settings?: { ollamaUrl?: string; model?: string };
 }

@@ -1,5 +1,6 @@
-// Claude through @anthropic-ai/sdk (Messages API). ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL (read
-// by the SDK) points it elsewhere; ANTHROPIC_VISION_MODEL picks the model.
+// Claude through @anthropic-ai/sdk (Messages API, streamed: each event tells the caller the model
+// is still answering). ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL (read by the SDK) points it
+// elsewhere; ANTHROPIC_VISION_MODEL picks the model.
 import Anthropic from "@anthropic-ai/sdk";
 import { declined, fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-adapter.js";
 
@@ -20,7 +21,7 @@ export class ClaudeVision implements VisionAdapter {
     const image = await fitForProvider(req.png, "claude");
     const model = req.settings?.model || this.model;
     try {
-      const message = await this.client.messages.create(
+      const stream = this.client.messages.stream(
         {
           model,
           max_tokens: 4096,
@@ -36,6 +37,8 @@ export class ClaudeVision implements VisionAdapter {
         },
         { signal: req.signal },
       );
+      stream.on("streamEvent", () => req.answering?.());
+      const message = await stream.finalMessage();
       const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
       if (message.stop_reason === "refusal") throw declined("claude", "refusal");
       return { text, provider: "claude", model: message.model, usage: { input_tokens: message.usage.input_tokens, output_tokens: message.usage.output_tokens } };

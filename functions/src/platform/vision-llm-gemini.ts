@@ -1,8 +1,9 @@
 // Gemini through @google/genai. Deployed: Vertex AI with the function's service account (no
 // key). Elsewhere: Vertex when GOOGLE_VERTEX_BASE_URL or GOOGLE_APPLICATION_CREDENTIALS is set
 // (a plain-http base URL is a local stand-in and gets a fixed token), else the Gemini API with
-// GEMINI_API_KEY. GEMINI_VISION_MODEL picks the model.
-import { ApiError, GoogleGenAI, type GoogleGenAIOptions } from "@google/genai";
+// GEMINI_API_KEY. GEMINI_VISION_MODEL picks the model. The answer is streamed: each chunk tells
+// the caller the model is still answering.
+import { ApiError, GoogleGenAI, type GenerateContentResponse, type GoogleGenAIOptions } from "@google/genai";
 import { OAuth2Client } from "google-auth-library";
 import { declined, fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-adapter.js";
 
@@ -42,19 +43,30 @@ export class GeminiVision implements VisionAdapter {
     const image = await fitForProvider(req.png, "gemini");
     const model = req.settings?.model || this.model;
     try {
-      const response = await this.client.models.generateContent({
+      const stream = await this.client.models.generateContentStream({
         model,
         contents: [{ role: "user", parts: [{ inlineData: { mimeType: image.mimeType, data: image.data.toString("base64") } }, { text: req.prompt }] }],
         config: { abortSignal: req.signal },
       });
+      let text = "";
+      let last: GenerateContentResponse | undefined;
+      let blockReason: string | undefined;
+      let finishReason: string | undefined;
+      for await (const chunk of stream) {
+        req.answering?.();
+        text += chunk.text ?? "";
+        last = chunk;
+        blockReason = chunk.promptFeedback?.blockReason ?? blockReason;
+        finishReason = chunk.candidates?.[0]?.finishReason ?? finishReason;
+      }
       // Blocked prompts have no candidates; blocked answers stop for a safety-like reason, no text.
-      const blocked = response.promptFeedback?.blockReason ?? (!response.text ? response.candidates?.[0]?.finishReason : undefined);
+      const blocked = blockReason ?? (!text ? finishReason : undefined);
       if (blocked && blocked !== "STOP" && blocked !== "MAX_TOKENS") throw declined("gemini", String(blocked));
       return {
-        text: response.text ?? "",
+        text,
         provider: "gemini",
-        model: response.modelVersion ?? model,
-        usage: { input_tokens: response.usageMetadata?.promptTokenCount ?? 0, output_tokens: response.usageMetadata?.candidatesTokenCount ?? 0 },
+        model: last?.modelVersion ?? model,
+        usage: { input_tokens: last?.usageMetadata?.promptTokenCount ?? 0, output_tokens: last?.usageMetadata?.candidatesTokenCount ?? 0 },
       };
     } catch (err) {
       if (err instanceof ApiError) throw providerError("gemini", err.status, err.message);

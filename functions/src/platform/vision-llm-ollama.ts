@@ -1,5 +1,6 @@
-// A local Ollama through the ollama client (/api/chat with base64 images). The URL and model
-// come from the user's settings when set, else OLLAMA_URL / OLLAMA_VISION_MODEL. No key.
+// A local Ollama through the ollama client (/api/chat with base64 images, streamed: each part
+// tells the caller the model is still answering). The URL and model come from the user's
+// settings when set, else OLLAMA_URL / OLLAMA_VISION_MODEL. No key.
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { Ollama } from "ollama";
@@ -18,9 +19,8 @@ export class OllamaVision implements VisionAdapter {
     const host = fromSettings || this.env.OLLAMA_URL || OLLAMA_DEFAULT_URL;
     if (fromSettings && deployed(this.env)) await checkPublicUrl(fromSettings);
     const model = req.settings?.model || this.env.OLLAMA_VISION_MODEL || OLLAMA_DEFAULT_MODEL;
-    // The client's abort() reaches streamed requests only: a non-streamed chat is cancelled (the
-    // caller went away) or given up (OLLAMA_TIMEOUT_MS, like the other providers' 120 s) through
-    // the fetch of this one request.
+    // Cancelled (the caller went away, a missed deadline) or given up (OLLAMA_TIMEOUT_MS, like the
+    // other providers' 120 s) through the fetch of this one request.
     const timeoutMs = Number(this.env.OLLAMA_TIMEOUT_MS) || 120_000;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
@@ -28,13 +28,17 @@ export class OllamaVision implements VisionAdapter {
     const client = new Ollama({ host, fetch: (input, init) => fetch(input, { ...init, signal, redirect: "error" }) });
     const image = await fitForProvider(req.png, "ollama");
     try {
-      const response = await client.chat({ model, stream: false, messages: [{ role: "user", content: req.prompt, images: [image.data.toString("base64")] }] });
-      return {
-        text: response.message.content,
-        provider: "ollama",
-        model: response.model,
-        usage: { input_tokens: response.prompt_eval_count ?? 0, output_tokens: response.eval_count ?? 0 },
-      };
+      const parts = await client.chat({ model, stream: true, messages: [{ role: "user", content: req.prompt, images: [image.data.toString("base64")] }] });
+      let text = "";
+      let answeredModel = model;
+      let usage = { input_tokens: 0, output_tokens: 0 };
+      for await (const part of parts) {
+        req.answering?.();
+        text += part.message?.content ?? "";
+        answeredModel = part.model || answeredModel;
+        if (part.done) usage = { input_tokens: part.prompt_eval_count ?? 0, output_tokens: part.eval_count ?? 0 };
+      }
+      return { text, provider: "ollama", model: answeredModel, usage };
     } catch (err) {
       if (timeout.aborted) throw timedOut(`ollama did not answer within ${timeoutMs / 1000} s: try a smaller model, or another provider`);
       const status = (err as { status_code?: number }).status_code;

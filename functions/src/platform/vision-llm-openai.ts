@@ -1,4 +1,5 @@
-// OpenAI through the openai SDK (Chat Completions with an image_url data URL). OPENAI_API_KEY;
+// OpenAI through the openai SDK (Chat Completions with an image_url data URL, streamed: each
+// chunk tells the caller the model is still answering). OPENAI_API_KEY;
 // OPENAI_BASE_URL (read by the SDK) points it elsewhere; OPENAI_VISION_MODEL picks the model.
 import OpenAI from "openai";
 import { declined, fitForProvider, missingKey, providerError, type VisionAdapter, type VisionAnswer, type VisionRequest } from "./vision-adapter.js";
@@ -20,9 +21,11 @@ export class OpenAiVision implements VisionAdapter {
     const image = await fitForProvider(req.png, "openai");
     const model = req.settings?.model || this.model;
     try {
-      const completion = await this.client.chat.completions.create(
+      const stream = await this.client.chat.completions.create(
         {
           model,
+          stream: true,
+          stream_options: { include_usage: true },
           messages: [
             {
               role: "user",
@@ -35,15 +38,23 @@ export class OpenAiVision implements VisionAdapter {
         },
         { signal: req.signal },
       );
-      const choice = completion.choices[0];
-      if (choice?.message.refusal) throw declined("openai", "refusal");
-      if (choice?.finish_reason === "content_filter" && !choice.message.content) throw declined("openai", "content_filter");
-      return {
-        text: choice?.message.content ?? "",
-        provider: "openai",
-        model: completion.model,
-        usage: { input_tokens: completion.usage?.prompt_tokens ?? 0, output_tokens: completion.usage?.completion_tokens ?? 0 },
-      };
+      let text = "";
+      let refusal = "";
+      let finish: string | null | undefined;
+      let answeredModel = model;
+      let usage: { prompt_tokens?: number; completion_tokens?: number } | null | undefined;
+      for await (const chunk of stream) {
+        req.answering?.();
+        answeredModel = chunk.model || answeredModel;
+        usage = chunk.usage ?? usage;
+        const choice = chunk.choices[0];
+        text += choice?.delta.content ?? "";
+        refusal += choice?.delta.refusal ?? "";
+        finish = choice?.finish_reason ?? finish;
+      }
+      if (refusal) throw declined("openai", "refusal");
+      if (finish === "content_filter" && !text) throw declined("openai", "content_filter");
+      return { text, provider: "openai", model: answeredModel, usage: { input_tokens: usage?.prompt_tokens ?? 0, output_tokens: usage?.completion_tokens ?? 0 } };
     } catch (err) {
       if (err instanceof OpenAI.APIConnectionError) throw providerError("openai", undefined, err.message);
       if (err instanceof OpenAI.APIError) throw providerError("openai", err.status ?? undefined, err.message);

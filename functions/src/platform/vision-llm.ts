@@ -30,9 +30,15 @@ async function adapterFor(provider: VisionProvider): Promise<VisionAdapter> {
   }
 }
 
-/** Every analysis within the vision model's budget (platform/deadline.ts); the request's cancel still reaches it. */
+/**
+ * Every analysis within the vision model's budget (platform/deadline.ts): its streamed answer
+ * must start and keep coming within it; the request's cancel still reaches it.
+ */
 const withinBudget = (adapter: VisionAdapter): VisionAdapter => ({
-  analyze: (req) => callDependency(BUDGETS.visionLlm, (signal) => adapter.analyze({ ...req, signal: req.signal ? AbortSignal.any([req.signal, signal]) : signal })),
+  analyze: (req) =>
+    callDependency(BUDGETS.visionLlm, (signal, answering) =>
+      adapter.analyze({ ...req, signal: req.signal ? AbortSignal.any([req.signal, signal]) : signal, answering: () => (answering(), req.answering?.()) }),
+    ),
 });
 
 /** The provider's adapter (created once; a missing key throws the seed's error, and is not cached). */
