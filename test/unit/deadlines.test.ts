@@ -16,6 +16,11 @@ import { initializeApp } from "firebase-admin/app";
 import { getFirestore } from "firebase-admin/firestore";
 import { instrumentFirestore } from "../../functions/src/platform/firestore-deadlines.js";
 import { waitFor } from "../../functions/src/platform/wait.js";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import sharp from "sharp";
+import { visionAdapter, VISION_PROVIDERS, type VisionProvider } from "../../functions/src/platform/vision-llm.js";
+import { streamedProvider, writeStreamed } from "../support/vision-stream.js";
 
 let silent: Awaited<ReturnType<typeof silentServer>>;
 beforeAll(async () => (silent = await silentServer()));
@@ -141,6 +146,103 @@ describe("Firestore (the Admin SDK) that never answers", () => {
       const boundMs = c.method === "Listen" ? 15_000 : budgetMs;
       expect(c.closedAt! - started, c.method).toBeLessThan(boundMs + slackMs);
       expect(c.openedAt - started, `${c.method} opened after the deadline`).toBeLessThan(budgetMs);
+    }
+  }, 120_000);
+});
+
+describe("vision models: the first part of the answer, and every next one, within the budget", () => {
+  /** How the stand-in of every provider answers: not at all, slowly but steadily, or a start and then nothing. */
+  let mode: "silent" | "slow" | "stops" = "silent";
+  const closed: { provider: string; after: number }[] = [];
+  let standIn: Server;
+  const text = "The settings page shows two toggles and a Save button.";
+  const answers: Record<VisionProvider, (body: any) => unknown> = {
+    claude: (body) => ({ id: "msg_1", type: "message", role: "assistant", model: body.model, content: [{ type: "text", text }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 10, output_tokens: 12 } }),
+    openai: (body) => ({ id: "chatcmpl-1", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: { prompt_tokens: 10, completion_tokens: 12, total_tokens: 22 } }),
+    gemini: () => ({ candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 12, totalTokenCount: 22 }, modelVersion: "gemini-2.5-flash-001" }),
+    ollama: (body) => ({ model: body.model, created_at: new Date().toISOString(), message: { role: "assistant", content: text }, done: true, done_reason: "stop", prompt_eval_count: 10, eval_count: 12 }),
+  };
+  const env: Record<string, string | undefined> = {};
+  const setEnv = (vars: Record<string, string>) => {
+    for (const [k, v] of Object.entries(vars)) (env[k] = process.env[k]), (process.env[k] = v);
+  };
+
+  beforeAll(async () => {
+    standIn = createServer(async (req, res) => {
+      const started = Date.now();
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      const body = JSON.parse(Buffer.concat(chunks).toString() || "{}");
+      const provider = streamedProvider(path, body);
+      res.on("close", () => closed.push({ provider: provider ?? path, after: Date.now() - started }));
+      if (!provider || mode === "silent") return; // accepts the request, never answers
+      const gone = new AbortController();
+      res.on("close", () => gone.abort());
+      await writeStreamed(res, provider, answers[provider](body), mode === "slow" ? { parts: 5, gapMs: 3_000, signal: gone.signal } : { parts: 2, gapMs: 600_000, signal: gone.signal });
+    });
+    await new Promise<void>((resolve) => standIn.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`;
+    setEnv({ ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: base, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${base}/v1`, GOOGLE_VERTEX_BASE_URL: base, GOOGLE_CLOUD_PROJECT: "demo-project", OLLAMA_URL: base });
+  });
+  afterAll(async () => {
+    for (const [k, v] of Object.entries(env)) (v === undefined ? delete process.env[k] : (process.env[k] = v));
+    standIn.closeAllConnections();
+    await new Promise<void>((resolve) => standIn.close(() => resolve()));
+  });
+
+  const png = () => sharp({ create: { width: 64, height: 48, channels: 3, background: "#336699" } }).png().toBuffer();
+  /** Each provider's analysis as fotos makes it: in a request with fotos' own time (300 s). */
+  const analyzeAll = async () => {
+    const image = await png();
+    return Promise.all(
+      VISION_PROVIDERS.map(async (provider) => {
+        const started = Date.now();
+        const result = await withRequestDeadline({ timeoutSeconds: 300, log }, async () => (await visionAdapter(provider)).analyze({ png: image, prompt: "Describe" })).then(
+          (answer) => ({ answer, err: undefined }),
+          (err: unknown) => ({ answer: undefined, err }),
+        );
+        return { provider, ms: Date.now() - started, ...result };
+      }),
+    );
+  };
+  const budgetMs = BUDGETS.visionLlm.ms;
+  const slackMs = 12_000;
+
+  test("a provider that accepts the request and never answers: each of the four ends within the budget with the sentence, and its request is closed", async () => {
+    mode = "silent";
+    closed.length = 0;
+    const results = await analyzeAll();
+    console.info(`never answering: ${results.map((r) => `${r.provider} ${(r.ms / 1000).toFixed(1)} s`).join(", ")}`);
+    for (const r of results) {
+      expect(r.err, r.provider).toBeInstanceOf(DependencyUnavailable);
+      expect((r.err as ToolError).toText(), r.provider).toBe(`Error: Service temporarily unavailable: the vision model did not answer within ${budgetMs / 1000} s. Try again in 10 s (503)`);
+      expect(r.ms, r.provider).toBeLessThan(budgetMs + slackMs);
+    }
+    // The provider sees each request end: the client closed it (nothing waits on after the answer).
+    const until = Date.now() + 10_000;
+    while (closed.length < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(closed.map((c) => c.provider).sort()).toEqual([...VISION_PROVIDERS].sort());
+  }, 120_000);
+
+  test("a slow answer that keeps coming (a part every 3 s, over 12 s in all) is answered in full by each of the four", async () => {
+    mode = "slow";
+    const results = await analyzeAll();
+    console.info(`streaming slowly: ${results.map((r) => `${r.provider} ${(r.ms / 1000).toFixed(1)} s`).join(", ")}`);
+    for (const r of results) {
+      expect(r.err, `${r.provider}: ${String(r.err)}`).toBeUndefined();
+      expect(r.answer?.text, r.provider).toBe(text);
+      expect(r.ms, r.provider).toBeGreaterThan(10_000); // the stand-in's pauses alone take 12 s
+    }
+  }, 120_000);
+
+  test("an answer that starts and then stops: the sentence says it stopped", async () => {
+    mode = "stops";
+    const results = await analyzeAll();
+    for (const r of results) {
+      expect(r.err, r.provider).toBeInstanceOf(DependencyUnavailable);
+      expect((r.err as ToolError).toText(), r.provider).toBe(`Error: Service temporarily unavailable: the vision model stopped answering (nothing for ${budgetMs / 1000} s). Try again in 10 s (503)`);
+      expect(r.ms, r.provider).toBeLessThan(2 * budgetMs + slackMs);
     }
   }, 120_000);
 });
