@@ -150,6 +150,44 @@ describe("Firestore (the Admin SDK) that never answers", () => {
   }, 120_000);
 });
 
+describe("Firestore (the Admin SDK): the request's cancel", () => {
+  test("resets the write's and the read's gRPC calls at once; a read nobody cancelled ends at its deadline", async () => {
+    const grpc = await silentGrpcServer();
+    const emulatorHost = process.env.FIRESTORE_EMULATOR_HOST;
+    delete process.env.FIRESTORE_EMULATOR_HOST;
+    try {
+      const db = getFirestore(initializeApp({ projectId: "demo-cancelled" }, "cancelled"));
+      db.settings({ host: grpc.host, ssl: false, preferRest: false });
+      instrumentFirestore(db);
+      recovered("firestore", log); // the test before left it timing out: calls would be answered at once, not sent
+      const cancel = new AbortController();
+      const started = Date.now();
+      const write = errorOf(inRequest(() => db.doc("cancelled/one").set({ n: 1 }), cancel.signal));
+      const read = errorOf(inRequest(() => db.collection("cancelled").where("n", ">", 1).get(), cancel.signal));
+      const kept = errorOf(inRequest(() => db.doc("cancelled/kept").get()));
+      const until = Date.now() + 30_000;
+      while (grpc.calls.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      cancel.abort();
+      const cancelledAt = Date.now();
+      expect(await write).toBeInstanceOf(RequestCancelled);
+      expect(await read).toBeInstanceOf(RequestCancelled);
+      expect(await kept).toBeInstanceOf(DependencyUnavailable);
+      while (grpc.calls.some((c) => c.closedAt === undefined) && Date.now() < until + BUDGETS.firestore.ms) await new Promise((r) => setTimeout(r, 50));
+      const call = (method: string) => grpc.calls.find((c) => c.method === method)!;
+      const [commit, query, batchGet] = [call("Commit"), call("RunQuery"), call("BatchGetDocuments")];
+      console.info(`cancelled ${cancelledAt - started} ms in: Commit reset ${commit.closedAt! - cancelledAt} ms after, RunQuery ${query.closedAt! - cancelledAt} ms after; the read not cancelled ${batchGet.closedAt! - cancelledAt} ms after`);
+      for (const c of [commit, query, batchGet]) expect(c.rstCode, c.method).toBe(8);
+      // The cancelled calls' resets follow the cancel, not their deadline: before the one that waits for its deadline.
+      expect(commit.closedAt!).toBeLessThan(batchGet.closedAt!);
+      expect(query.closedAt!).toBeLessThan(batchGet.closedAt!);
+      expect(batchGet.closedAt! - started).toBeLessThan(BUDGETS.firestore.ms + 10_000);
+    } finally {
+      if (emulatorHost !== undefined) process.env.FIRESTORE_EMULATOR_HOST = emulatorHost;
+      await grpc.close();
+    }
+  }, 120_000);
+});
+
 describe("vision models: the first part of the answer, and every next one, within the budget", () => {
   /** How the stand-in of every provider answers: not at all, slowly but steadily, or a start and then nothing. */
   let mode: "silent" | "slow" | "stops" = "silent";

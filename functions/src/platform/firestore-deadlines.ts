@@ -5,7 +5,7 @@
 // SDK's own, a transaction's reads) are covered by it. Outside a request nothing is bounded.
 // The gRPC calls themselves end at that deadline too (endOnTheWire): the client cancels the
 // stream (RST_STREAM) and no retry starts after it, so a stalled database holds nothing of ours.
-import { CollectionReference, DocumentReference, Firestore, Query, WriteBatch } from "firebase-admin/firestore";
+import { CollectionReference, DocumentReference, Firestore, Query, v1, WriteBatch } from "firebase-admin/firestore";
 import { activeScope, BUDGETS, callDependency, DependencyUnavailable, recovered, registerProbe, sentence, timedOut, type Write } from "./deadline.js";
 
 type Method = (...args: unknown[]) => unknown;
@@ -116,12 +116,41 @@ function endOnTheWire(): boolean {
   return true;
 }
 
+/**
+ * gax hands a call's signal to unary calls only: a read's stream (documents, a query, an
+ * aggregation) is cancelled here when the bounded call's signal fires (the request was cancelled,
+ * or the deadline passed) and the stream has not ended yet.
+ */
+function cancelStreamsOnSignal(): void {
+  const proto = (v1 as unknown as { FirestoreClient?: { prototype: Record<string, Method> } }).FirestoreClient?.prototype;
+  if (!proto) return;
+  for (const name of ["batchGetDocuments", "runQuery", "runAggregationQuery"]) {
+    const original = proto[name];
+    if (typeof original !== "function" || (original as { bounded?: true }).bounded) continue;
+    const wrapped = function (this: unknown, request: unknown, options?: CallOptions): unknown {
+      const stream = original.call(this, request, options) as { cancel(): void; once(event: string, listener: () => void): void };
+      const signal = options?.signal;
+      if (!signal) return stream;
+      let ended = false;
+      const cancel = () => ended || stream.cancel();
+      const done = () => ((ended = true), signal.removeEventListener("abort", cancel));
+      for (const event of ["end", "close", "error"]) stream.once(event, done);
+      if (signal.aborted) cancel();
+      else signal.addEventListener("abort", cancel, { once: true });
+      return stream;
+    };
+    (wrapped as { bounded?: true }).bounded = true;
+    proto[name] = wrapped;
+  }
+}
+
 let instrumented = false;
 
 /** Bounds every Firestore call made while a request is served (once per process). */
 export function instrumentFirestore(db: Firestore): void {
   if (instrumented) return;
   instrumented = true;
+  cancelStreamsOnSignal();
   if (!endOnTheWire()) console.warn("firestore-deadlines: this Firestore SDK builds its call options elsewhere; a call past its deadline is abandoned, not cancelled");
   for (const name of ["getAll", "listCollections"]) bound(Firestore.prototype, name, "none");
   bound(Firestore.prototype, "runTransaction", "unknown");
