@@ -12,6 +12,12 @@ export interface StallableProxy {
   host: string;
   stall(): void;
   resume(): void;
+  /**
+   * The HTTP/2 streams clients opened (HEADERS) and reset (RST_STREAM) through the proxy, as
+   * read from what clients sent (also while stalled: a paused process's kernel still takes in
+   * bytes). Streams are named `<connection>:<stream id>`.
+   */
+  frames: { stream: string; kind: "opened" | "reset"; at: number }[];
   close(): Promise<void>;
 }
 
@@ -25,17 +31,54 @@ async function closeServer(server: Server, sockets: Iterable<Socket>): Promise<v
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
+const HTTP2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+const HEADERS = 0x1;
+const RST_STREAM = 0x3;
+
+/** Reads the frames a client sends on one connection (nothing when it does not speak HTTP/2). */
+function frameReader(connection: number, seen: StallableProxy["frames"]): (chunk: Buffer) => void {
+  let pending = Buffer.alloc(0);
+  let state: "preface" | "frames" | "other" = "preface";
+  const opened = new Set<number>();
+  return (chunk) => {
+    if (state === "other") return;
+    pending = Buffer.concat([pending, chunk]);
+    if (state === "preface") {
+      if (pending.length < HTTP2_PREFACE.length) return;
+      if (!pending.subarray(0, HTTP2_PREFACE.length).equals(HTTP2_PREFACE)) return void (state = "other");
+      pending = pending.subarray(HTTP2_PREFACE.length);
+      state = "frames";
+    }
+    while (pending.length >= 9) {
+      const length = pending.readUIntBE(0, 3);
+      if (pending.length < 9 + length) return;
+      const type = pending[3]!;
+      const id = pending.readUInt32BE(5) & 0x7fffffff;
+      if (type === HEADERS && !opened.has(id)) opened.add(id), seen.push({ stream: `${connection}:${id}`, kind: "opened", at: Date.now() });
+      if (type === RST_STREAM) seen.push({ stream: `${connection}:${id}`, kind: "reset", at: Date.now() });
+      pending = pending.subarray(9 + length);
+    }
+  };
+}
+
 /** A proxy to `target` (host:port). While stalled, bytes are held (never dropped) and passed on at resume. */
 export async function stallableProxy(target: string): Promise<StallableProxy> {
   const [targetHost, targetPort] = target.split(":") as [string, string];
   let stalled = false;
   const sockets = new Set<Socket>();
+  const held: (() => void)[] = [];
+  const frames: StallableProxy["frames"] = [];
+  let connections = 0;
   const server = createServer((client) => {
     const upstream = connect(Number(targetPort), targetHost);
+    const observe = frameReader(++connections, frames);
     for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
       sockets.add(from);
-      if (stalled) from.pause();
-      from.on("data", (chunk) => to.write(chunk));
+      from.on("data", (chunk: Buffer) => {
+        if (from === client) observe(chunk);
+        if (stalled) held.push(() => to.write(chunk));
+        else to.write(chunk);
+      });
       from.on("error", () => to.destroy());
       from.on("close", () => (sockets.delete(from), to.destroy()));
     }
@@ -43,13 +86,13 @@ export async function stallableProxy(target: string): Promise<StallableProxy> {
   const host = await listen(server);
   return {
     host,
+    frames,
     stall: () => {
       stalled = true;
-      sockets.forEach((s) => s.pause());
     },
     resume: () => {
       stalled = false;
-      sockets.forEach((s) => s.resume());
+      for (const pass of held.splice(0)) pass();
     },
     close: () => closeServer(server, sockets),
   };

@@ -202,7 +202,10 @@ export async function probeTrouble(log: Logger): Promise<void> {
       t.probing = true;
       let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([probe(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no answer")), PROBE_MS)))]);
+        // Inside a bounded call of its own: the probe's own call ends at PROBE_MS too (firestore-deadlines.ts).
+        const callDeadlineAt = Date.now() + PROBE_MS;
+        const inner: DeadlineScope = { deadlineAt: callDeadlineAt, callDeadlineAt, log, inside: true };
+        await Promise.race([scopes.run(inner, probe), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no answer")), PROBE_MS)))]);
         recovered(dependency, log);
       } catch {
         // still not answering

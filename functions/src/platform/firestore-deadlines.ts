@@ -140,7 +140,7 @@ function cancelStreamsOnSignal(): void {
       return stream;
     };
     (wrapped as { bounded?: true }).bounded = true;
-    proto[name] = wrapped;
+    proto[name] = wrapped as Method;
   }
 }
 
