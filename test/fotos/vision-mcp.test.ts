@@ -14,6 +14,7 @@ import { callTool, connect, textOf } from "../support/mcp.js";
 import { cleanupExpired } from "../../functions/src/domains/fotos/cleanup.js";
 import { firestore } from "../../functions/src/platform/firebase.js";
 import { ENGLISH, PLANTED, cleanScreen, englishScreen, ensureTestFonts, germanScreen, piiScreen, renderPage } from "./vision-fixtures.js";
+import { writeStreamed } from "../support/vision-stream.js";
 
 // The cleanup runs in this process: its Firestore settings must be applied first (as in capture-store.test.ts).
 firestore();
@@ -260,8 +261,8 @@ describe("analyze_screenshot", () => {
       for await (const c of req) chunks.push(c as Buffer);
       const body = JSON.parse(Buffer.concat(chunks).toString());
       requests.push({ path: req.url, body });
-      res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ model: body.model, created_at: new Date().toISOString(), message: { role: "assistant", content: "A release notes window." }, done: true, done_reason: "stop", prompt_eval_count: 700, eval_count: 6 }));
+      // Ollama's stream (NDJSON parts), as the adapter asks for it.
+      await writeStreamed(res, "ollama", { model: body.model, created_at: new Date().toISOString(), message: { role: "assistant", content: "A release notes window." }, done: true, done_reason: "stop", prompt_eval_count: 700, eval_count: 6 });
     });
     await new Promise<void>((resolve) => ollama.listen(0, "127.0.0.1", resolve));
     ollamaUrl = `http://127.0.0.1:${(ollama.address() as AddressInfo).port}`;

@@ -232,13 +232,17 @@ describe("Cloud Vision and the vision models that never answer", () => {
       timed(() => callTool(fotos, "ocr_screenshot", { screenshot_id: screenshots[1] })),
       ...VISION_PROVIDERS.map((provider) => timed(() => callTool(fotos, "analyze_screenshot", { screenshot_id: screenshots[1], prompt: "What does it say?", provider }))),
     ]);
-    // Figures for docs/reliability.md (printed, not asserted).
-    console.info(`answered while the models never answered: ${VISION_PROVIDERS.map((p, i) => `${p} ${analyses[i]!.seconds.toFixed(1)} s`).join(", ")}`);
     expect(UNAVAILABLE.exec(textOf(ocr!.result))?.[1]).toBe("text recognition (Cloud Vision)");
-    for (const [i, provider] of VISION_PROVIDERS.entries()) {
-      const m = UNAVAILABLE.exec(textOf(analyses[i]!.result));
-      expect(m?.[1], `${provider}: ${textOf(analyses[i]!.result)}`).toBe("the vision model");
-    }
+    // Again, each provider's client library loaded by now (the first call of each loads it).
+    const again = await Promise.all(VISION_PROVIDERS.map((provider) => timed(() => callTool(fotos, "analyze_screenshot", { screenshot_id: screenshots[1], prompt: "What does it say?", provider }))));
+    // Figures for docs/reliability.md (printed, not asserted).
+    const figures = (round: typeof again) => VISION_PROVIDERS.map((p, i) => `${p} ${round[i]!.seconds.toFixed(1)} s`).join(", ");
+    console.info(`answered while the models never answered: first calls ${figures(analyses)}; then ${figures(again)}`);
+    for (const round of [analyses, again])
+      for (const [i, provider] of VISION_PROVIDERS.entries()) {
+        const m = UNAVAILABLE.exec(textOf(round[i]!.result));
+        expect(m?.[1], `${provider}: ${textOf(round[i]!.result)}`).toBe("the vision model");
+      }
   }, 300_000);
 });
 

@@ -272,7 +272,9 @@ export async function callDependency<T>(b: Budget, call: (signal: AbortSignal, a
     recovered(b.dependency, log);
     return result;
   } catch (err) {
-    if (err instanceof DependencyUnavailable || unreachable(err)) {
+    // A failure once the deadline has passed is the deadline's (the client's own call was cut by it).
+    const late = !b.idle && !(err instanceof RequestCancelled) && Date.now() >= startedAt + ms;
+    if (err instanceof DependencyUnavailable || unreachable(err) || late) {
       timedOut(b, log, { budgetMs: ms, write });
       if (err instanceof DependencyUnavailable) throw err;
       throw new DependencyUnavailable(b.dependency, sentence(b, "timed out", ms, write));
