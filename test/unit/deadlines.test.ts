@@ -2,9 +2,13 @@
 // accept a connection and never answer: Vertex AI embeddings through the real @google/genai
 // client end with the sentence naming the embedding model; while a dependency is timing out, a
 // second call is answered at once instead of waiting too (one call probes); the request's cancel
-// ends the call and closes its connection; outside a request nothing is bounded here. And the
-// Admin SDK's Firestore against a server that never answers: a read, a transaction and a
-// listener's first snapshot each end with the sentence naming the database.
+// ends the call and closes its connection; outside a request nothing is bounded here. The Admin
+// SDK's Firestore against a gRPC server that never answers: a read, a query, a write, a
+// transaction and a listener's first snapshot each end with the sentence naming the database, and
+// the server sees each call reset by its deadline (or at once by the request's cancel), none sent
+// again. Each vision provider through its real client: one that never answers, one that answers
+// slowly but steadily for over 12 s (answered), one that starts and stops, one still answering
+// when the request's time ends.
 import { OAuth2Client } from "google-auth-library";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createLogger } from "../../functions/src/core/log.js";
@@ -272,6 +276,15 @@ describe("vision models: the first part of the answer, and every next one, withi
       expect(r.answer?.text, r.provider).toBe(text);
       expect(r.ms, r.provider).toBeGreaterThan(10_000); // the stand-in's pauses alone take 12 s
     }
+  }, 120_000);
+
+  test("the whole answer within the request's own time: one still coming when it ends says it did not finish", async () => {
+    mode = "slow";
+    const image = await png();
+    // A request with 6 s (its answer must go out a second before): the slow answer takes 12 s or more.
+    const err = await errorOf(withRequestDeadline({ timeoutSeconds: 6, log }, async () => (await visionAdapter("openai")).analyze({ png: image, prompt: "Describe" })));
+    expect(err).toBeInstanceOf(DependencyUnavailable);
+    expect((err as ToolError).toText()).toMatch(/^Error: Service temporarily unavailable: the vision model did not finish its answer within [45] s\. Try again in 10 s \(503\)$/);
   }, 120_000);
 
   test("an answer that starts and then stops: the sentence says it stopped", async () => {
