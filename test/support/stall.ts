@@ -118,8 +118,11 @@ export interface SeenCall {
   rstCode?: number;
 }
 
-/** An HTTP/2 (h2c) server that accepts every gRPC call and never answers it (a stalled Firestore). */
-export async function silentGrpcServer(): Promise<{ host: string; calls: SeenCall[]; close(): Promise<void> }> {
+/**
+ * An HTTP/2 (h2c) server that accepts every gRPC call and never answers it (a stalled Firestore),
+ * or with `unavailable`, ends each at once with gRPC's UNAVAILABLE (an overloaded one).
+ */
+export async function silentGrpcServer(opts: { unavailable?: boolean } = {}): Promise<{ host: string; calls: SeenCall[]; close(): Promise<void> }> {
   const calls: SeenCall[] = [];
   const server = createHttp2Server();
   const sessions = new Set<import("node:http2").ServerHttp2Session>();
@@ -137,6 +140,7 @@ export async function silentGrpcServer(): Promise<{ host: string; calls: SeenCal
       call.rstCode = stream.rstCode;
     });
     stream.resume(); // read the request, answer nothing
+    if (opts.unavailable) stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "14", "grpc-message": "overloaded" }, { endStream: true });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {

@@ -154,6 +154,42 @@ describe("Firestore (the Admin SDK) that never answers", () => {
   }, 120_000);
 });
 
+describe("Firestore (the Admin SDK) that answers every call with UNAVAILABLE", () => {
+  test("the SDK's retries stay within the budget: each call ends with the sentence, and none is sent after its deadline", async () => {
+    const grpc = await silentGrpcServer({ unavailable: true });
+    const emulatorHost = process.env.FIRESTORE_EMULATOR_HOST;
+    delete process.env.FIRESTORE_EMULATOR_HOST;
+    try {
+      const db = getFirestore(initializeApp({ projectId: "demo-unavailable" }, "unavailable"));
+      db.settings({ host: grpc.host, ssl: false, preferRest: false });
+      instrumentFirestore(db);
+      recovered("firestore", log); // the tests before left it timing out: calls would be answered at once, not sent
+      const budgetMs = BUDGETS.firestore.ms;
+      const started = Date.now();
+      const [read, query, write] = await Promise.all([
+        errorOf(inRequest(() => db.doc("unavailable/one").get())),
+        errorOf(inRequest(() => db.collection("unavailable").where("n", ">", 1).get())),
+        errorOf(inRequest(() => db.doc("unavailable/two").update({ n: 2 }))),
+      ]);
+      for (const err of [read, query, write]) {
+        expect(err).toBeInstanceOf(DependencyUnavailable);
+        expect((err as ToolError).toText()).toMatch(/^Error: Service temporarily unavailable: the database \(Firestore\) (did not answer within 8 s|is not answering right now)\. Try again in 10 s/);
+      }
+      await new Promise((r) => setTimeout(r, 2_000)); // an attempt sent just before the deadline has arrived by now
+      const sent = grpc.calls.length;
+      await new Promise((r) => setTimeout(r, 5_000)); // backoffs would have run by now
+      const byMethod = (m: string) => grpc.calls.filter((c) => c.method === m).length;
+      console.info(`UNAVAILABLE: attempts BatchGetDocuments ${byMethod("BatchGetDocuments")}, RunQuery ${byMethod("RunQuery")}, Commit ${byMethod("Commit")}; the last sent ${Math.max(...grpc.calls.map((c) => c.openedAt)) - started} ms in`);
+      expect(grpc.calls.length).toBe(sent);
+      expect(byMethod("Commit")).toBeGreaterThan(1); // retried, within the budget
+      for (const c of grpc.calls) expect(c.openedAt - started, c.method).toBeLessThan(budgetMs + 5_000);
+    } finally {
+      if (emulatorHost !== undefined) process.env.FIRESTORE_EMULATOR_HOST = emulatorHost;
+      await grpc.close();
+    }
+  }, 120_000);
+});
+
 describe("Firestore (the Admin SDK): the request's cancel", () => {
   test("resets the write's and the read's gRPC calls at once; a read nobody cancelled ends at its deadline", async () => {
     const grpc = await silentGrpcServer();
