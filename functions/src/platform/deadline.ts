@@ -2,9 +2,11 @@
 // LLMs, client metadata documents), set here once: each dependency's budget, what the caller is
 // told when it is spent, and which dependencies are timing out right now (/healthz reports them).
 //
-// A call gets its budget, or less when the request has less time left; the request's cancel
-// (the client went away) ends it at once. A call that misses its deadline ends with an
-// "unavailable" ToolError (503, Retry-After) naming the dependency and is logged. While a
+// A call gets its budget, or less when the request has less time left; a streamed answer's
+// budget (idle) bounds its first part and every gap instead, the request's time the whole. The
+// request's cancel (the client went away) ends it at once; so does its deadline, through the
+// signal the call gets (the client's own request is closed too). A call that misses its deadline
+// ends with an "unavailable" ToolError (503, Retry-After) naming the dependency and is logged. While a
 // dependency is timing out, one call at a time probes it (with the full budget) and the others are
 // answered at once with the same sentence, so a stalled dependency does not fill the instance
 // with requests that can only wait; the first call that gets an answer closes it again.
