@@ -122,6 +122,8 @@ export interface DeadlineScope {
   inside?: boolean;
   /** Inside a bounded call with a fixed deadline: epoch ms by which it ends (the clients' own deadline, firestore-deadlines.ts). */
   callDeadlineAt?: number;
+  /** Inside a listener: fires when it is detached (its stream is cancelled then, firestore-deadlines.ts). */
+  detached?: AbortSignal;
   /** The request was answered: callbacks still running in its context are not bounded by it. */
   ended?: boolean;
   /** Whether the caller's writes are safe to send again as a whole (writesSafeToRepeat): overrides each write's own kind. */
@@ -155,6 +157,9 @@ export async function writesSafeToRepeat<T>(write: () => Promise<T>, safe = true
     scope.repeatable = undefined;
   }
 }
+
+/** Runs `run` in `scope` (a listener's, firestore-deadlines.ts). */
+export const runInScope = <T>(scope: DeadlineScope, run: () => T): T => scopes.run(scope, run);
 
 /** The scope of the request being served, if any and not yet answered. */
 export const activeScope = (): DeadlineScope | undefined => {

@@ -6,7 +6,7 @@
 // The gRPC calls themselves end at that deadline too (endOnTheWire): the client cancels the
 // stream (RST_STREAM) and no retry starts after it, so a stalled database holds nothing of ours.
 import { CollectionReference, DocumentReference, Firestore, Query, v1, WriteBatch } from "firebase-admin/firestore";
-import { activeScope, BUDGETS, callDependency, DependencyUnavailable, recovered, registerProbe, sentence, timedOut, type Write } from "./deadline.js";
+import { activeScope, BUDGETS, callDependency, DependencyUnavailable, recovered, registerProbe, runInScope, sentence, timedOut, type Write } from "./deadline.js";
 
 type Method = (...args: unknown[]) => unknown;
 
@@ -33,14 +33,18 @@ function boundListener(proto: object): void {
     if (!scope || scope.inside || !onError) return original.call(this, onNext, onError) as () => void;
     let first = true;
     let unsubscribe: (() => void) | undefined;
+    // The SDK only half-closes a detached listener's stream, which a stalled database never
+    // answers: its stream is cancelled when it is detached.
+    const detached = new AbortController();
+    const detach = () => (unsubscribe?.(), detached.abort());
     const b = BUDGETS.firestore;
     const timer = setTimeout(() => {
       first = false;
-      unsubscribe?.();
+      detach();
       timedOut(b, scope.log, { budgetMs: b.ms, listener: true });
       onError(new DependencyUnavailable(b.dependency, sentence(b, "timed out", b.ms, "none")));
     }, b.ms);
-    unsubscribe = original.call(
+    unsubscribe = runInScope({ ...scope, detached: detached.signal }, () => original.call(
       this,
       (snap: unknown) => {
         if (first) {
@@ -54,10 +58,10 @@ function boundListener(proto: object): void {
         clearTimeout(timer);
         onError(err);
       },
-    ) as () => void;
+    ) as () => void);
     return () => {
       clearTimeout(timer);
-      unsubscribe?.();
+      detach();
     };
   };
   (wrapped as { bounded?: true }).bounded = true;
@@ -102,6 +106,7 @@ function endOnTheWire(): boolean {
     };
     Object.defineProperty(options, "timeout", { get: left, enumerable: true });
     if (scope.callDeadlineAt && scope.signal) options.signal = scope.signal;
+    if (methodName === "listen" && scope.detached) options.signal = scope.detached;
     // A stream that ends without an answer is sent again by gax's stream retry with its first
     // timeout again, past the deadline: not within a bounded call.
     if (scope.callDeadlineAt) options.retryRequestOptions = { retries: 0, noResponseRetries: 0 };
@@ -119,17 +124,18 @@ function endOnTheWire(): boolean {
 /**
  * gax hands a call's signal to unary calls only: a read's stream (documents, a query, an
  * aggregation) is cancelled here when the bounded call's signal fires (the request was cancelled,
- * or the deadline passed) and the stream has not ended yet.
+ * or the deadline passed), and a listener's when it is detached, if the stream has not ended yet.
  */
 function cancelStreamsOnSignal(): void {
   const proto = (v1 as unknown as { FirestoreClient?: { prototype: Record<string, Method> } }).FirestoreClient?.prototype;
   if (!proto) return;
-  for (const name of ["batchGetDocuments", "runQuery", "runAggregationQuery"]) {
+  for (const name of ["batchGetDocuments", "runQuery", "runAggregationQuery", "listen"]) {
     const original = proto[name];
     if (typeof original !== "function" || (original as { bounded?: true }).bounded) continue;
-    const wrapped = function (this: unknown, request: unknown, options?: CallOptions): unknown {
-      const stream = original.call(this, request, options) as { cancel(): void; once(event: string, listener: () => void): void };
-      const signal = options?.signal;
+    // The call options come last (a listener's stream takes nothing else).
+    const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+      const stream = original.apply(this, args) as { cancel(): void; once(event: string, listener: () => void): void };
+      const signal = (args.at(-1) as CallOptions | undefined)?.signal;
       if (!signal) return stream;
       let ended = false;
       const cancel = () => ended || stream.cancel();
