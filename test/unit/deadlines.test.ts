@@ -17,7 +17,7 @@ import { VertexEmbedder } from "../../functions/src/platform/embeddings-vertex.j
 import { ToolError } from "../../functions/src/core/errors.js";
 import { silentGrpcServer, silentServer } from "../support/stall.js";
 import { initializeApp } from "firebase-admin/app";
-import { getFirestore } from "firebase-admin/firestore";
+import { getFirestore, type Firestore } from "firebase-admin/firestore";
 import { instrumentFirestore } from "../../functions/src/platform/firestore-deadlines.js";
 import { waitFor } from "../../functions/src/platform/wait.js";
 import { createServer, type Server } from "node:http";
@@ -99,68 +99,74 @@ describe("a dependency that never answers", () => {
   });
 });
 
+/**
+ * Runs `test` with an Admin SDK Firestore (instrumented as the functions' is) talking to `grpc`
+ * only: the emulator's host in the environment would win over the host set here.
+ */
+async function againstGrpc(grpc: Awaited<ReturnType<typeof silentGrpcServer>>, name: string, test: (db: Firestore) => Promise<void>): Promise<void> {
+  const emulatorHost = process.env.FIRESTORE_EMULATOR_HOST;
+  delete process.env.FIRESTORE_EMULATOR_HOST;
+  try {
+    const db = getFirestore(initializeApp({ projectId: `demo-${name}` }, name));
+    db.settings({ host: grpc.host, ssl: false, preferRest: false });
+    instrumentFirestore(db);
+    recovered("firestore", log); // a test before may have left it timing out: calls would be answered at once, not sent
+    await test(db);
+  } finally {
+    if (emulatorHost !== undefined) process.env.FIRESTORE_EMULATOR_HOST = emulatorHost;
+    await grpc.close();
+  }
+}
+
 describe("Firestore (the Admin SDK) that never answers", () => {
   test("a read, a query, a write, a transaction and a listener's first snapshot end with the sentence; each gRPC call is reset on the wire by its deadline, none retried after it", async () => {
     const grpc = await silentGrpcServer();
-    // The emulator's host in the environment would win over the host set here: this client talks to the silent server only.
-    const emulatorHost = process.env.FIRESTORE_EMULATOR_HOST;
-    delete process.env.FIRESTORE_EMULATOR_HOST;
-    const db = getFirestore(initializeApp({ projectId: "demo-stalled" }, "stalled"));
-    db.settings({ host: grpc.host, ssl: false, preferRest: false });
-    instrumentFirestore(db);
-    const doc = db.collection("stalled").doc("one");
-    const budgetMs = BUDGETS.firestore.ms;
-    const started = Date.now();
-    const [read, query, write, transaction, listener] = await Promise.all([
-      errorOf(inRequest(() => doc.get())),
-      errorOf(inRequest(() => db.collection("stalled").where("n", ">", 1).get())),
-      errorOf(inRequest(() => doc.set({ n: 1 }))),
-      errorOf(inRequest(() => db.runTransaction(async (tx) => (await tx.get(doc)).exists))),
-      errorOf(inRequest(() => waitFor(doc, () => true, { timeoutMs: 120_000 }))),
-    ]).finally(() => {
-      if (emulatorHost !== undefined) process.env.FIRESTORE_EMULATOR_HOST = emulatorHost;
+    await againstGrpc(grpc, "stalled", async (db) => {
+      const doc = db.collection("stalled").doc("one");
+      const budgetMs = BUDGETS.firestore.ms;
+      const started = Date.now();
+      const [read, query, write, transaction, listener] = await Promise.all([
+        errorOf(inRequest(() => doc.get())),
+        errorOf(inRequest(() => db.collection("stalled").where("n", ">", 1).get())),
+        errorOf(inRequest(() => doc.set({ n: 1 }))),
+        errorOf(inRequest(() => db.runTransaction(async (tx) => (await tx.get(doc)).exists))),
+        errorOf(inRequest(() => waitFor(doc, () => true, { timeoutMs: 120_000 }))),
+      ]);
+      const answeredMs = Date.now() - started;
+      const database = /^Error: Service temporarily unavailable: the database \(Firestore\) (did not answer within 8 s|is not answering right now)\. Try again in 10 s/;
+      for (const err of [read, query, write, transaction, listener]) {
+        expect(err).toBeInstanceOf(DependencyUnavailable);
+        expect((err as ToolError).toText()).toMatch(database);
+      }
+      expect((write as ToolError).toText()).toMatch(/(sending the same call again is safe|Nothing was changed) \(503\)$/);
+      expect((transaction as ToolError).toText()).toMatch(/(may or may not have been saved: check before sending it again|Nothing was changed) \(503\)$/);
+      // On the wire: every call the server saw is reset by the client (RST_STREAM CANCEL), the
+      // bounded ones by their deadline and the listener's when it is detached; nothing opens after.
+      const slackMs = 10_000;
+      const allEnded = async () => {
+        const until = Date.now() + budgetMs + slackMs;
+        while (Date.now() < until && grpc.calls.some((c) => c.closedAt === undefined)) await new Promise((r) => setTimeout(r, 200));
+      };
+      await allEnded();
+      const lateCheck = grpc.calls.length;
+      await new Promise((r) => setTimeout(r, 3_000)); // no retry starts after the deadline
+      console.info(`answered after ${answeredMs} ms; calls on the wire: ${grpc.calls.map((c) => `${c.method} +${c.openedAt - started}..+${c.closedAt! - started} ms rst ${c.rstCode}`).join(", ")}`);
+      expect(grpc.calls.length).toBe(lateCheck);
+      expect(grpc.calls.map((c) => c.method)).toEqual(expect.arrayContaining(["BatchGetDocuments", "RunQuery", "Commit", "Listen"]));
+      for (const c of grpc.calls) {
+        expect(c.closedAt, c.method).toBeDefined();
+        expect(c.rstCode, c.method).toBe(8);
+        expect(c.closedAt! - started, c.method).toBeLessThan(budgetMs + slackMs);
+        expect(c.openedAt - started, `${c.method} opened after the deadline`).toBeLessThan(budgetMs);
+      }
     });
-    const answeredMs = Date.now() - started;
-    const database = /^Error: Service temporarily unavailable: the database \(Firestore\) (did not answer within 8 s|is not answering right now)\. Try again in 10 s/;
-    for (const err of [read, query, write, transaction, listener]) {
-      expect(err).toBeInstanceOf(DependencyUnavailable);
-      expect((err as ToolError).toText()).toMatch(database);
-    }
-    expect((write as ToolError).toText()).toMatch(/(sending the same call again is safe|Nothing was changed) \(503\)$/);
-    expect((transaction as ToolError).toText()).toMatch(/(may or may not have been saved: check before sending it again|Nothing was changed) \(503\)$/);
-    // On the wire: every call the server saw is reset by the client (RST_STREAM CANCEL), the
-    // bounded ones by their deadline and the listener's when it is detached; nothing opens after.
-    const slackMs = 10_000;
-    const allEnded = async () => {
-      const until = Date.now() + budgetMs + slackMs;
-      while (Date.now() < until && grpc.calls.some((c) => c.closedAt === undefined)) await new Promise((r) => setTimeout(r, 200));
-    };
-    await allEnded();
-    const lateCheck = grpc.calls.length;
-    await new Promise((r) => setTimeout(r, 3_000)); // no retry starts after the deadline
-    await grpc.close();
-    console.info(`answered after ${answeredMs} ms; calls on the wire: ${grpc.calls.map((c) => `${c.method} +${c.openedAt - started}..+${c.closedAt! - started} ms rst ${c.rstCode}`).join(", ")}`);
-    expect(grpc.calls.length).toBe(lateCheck);
-    expect(grpc.calls.map((c) => c.method)).toEqual(expect.arrayContaining(["BatchGetDocuments", "RunQuery", "Commit", "Listen"]));
-    for (const c of grpc.calls) {
-      expect(c.closedAt, c.method).toBeDefined();
-      expect(c.rstCode, c.method).toBe(8);
-      expect(c.closedAt! - started, c.method).toBeLessThan(budgetMs + slackMs);
-      expect(c.openedAt - started, `${c.method} opened after the deadline`).toBeLessThan(budgetMs);
-    }
   }, 120_000);
 });
 
 describe("Firestore (the Admin SDK) that answers every call with UNAVAILABLE", () => {
   test("the SDK's retries stay within the budget: each call ends with the sentence, and none is sent after its deadline", async () => {
     const grpc = await silentGrpcServer({ unavailable: true });
-    const emulatorHost = process.env.FIRESTORE_EMULATOR_HOST;
-    delete process.env.FIRESTORE_EMULATOR_HOST;
-    try {
-      const db = getFirestore(initializeApp({ projectId: "demo-unavailable" }, "unavailable"));
-      db.settings({ host: grpc.host, ssl: false, preferRest: false });
-      instrumentFirestore(db);
-      recovered("firestore", log); // the tests before left it timing out: calls would be answered at once, not sent
+    await againstGrpc(grpc, "unavailable", async (db) => {
       const budgetMs = BUDGETS.firestore.ms;
       const started = Date.now();
       const [read, query, write] = await Promise.all([
@@ -180,23 +186,14 @@ describe("Firestore (the Admin SDK) that answers every call with UNAVAILABLE", (
       expect(grpc.calls.length).toBe(sent);
       expect(byMethod("Commit")).toBeGreaterThan(1); // retried, within the budget
       for (const c of grpc.calls) expect(c.openedAt - started, c.method).toBeLessThan(budgetMs + 5_000);
-    } finally {
-      if (emulatorHost !== undefined) process.env.FIRESTORE_EMULATOR_HOST = emulatorHost;
-      await grpc.close();
-    }
+    });
   }, 120_000);
 });
 
 describe("Firestore (the Admin SDK): the request's cancel", () => {
   test("resets the write's and the read's gRPC calls at once; a read nobody cancelled ends at its deadline", async () => {
     const grpc = await silentGrpcServer();
-    const emulatorHost = process.env.FIRESTORE_EMULATOR_HOST;
-    delete process.env.FIRESTORE_EMULATOR_HOST;
-    try {
-      const db = getFirestore(initializeApp({ projectId: "demo-cancelled" }, "cancelled"));
-      db.settings({ host: grpc.host, ssl: false, preferRest: false });
-      instrumentFirestore(db);
-      recovered("firestore", log); // the test before left it timing out: calls would be answered at once, not sent
+    await againstGrpc(grpc, "cancelled", async (db) => {
       const cancel = new AbortController();
       const started = Date.now();
       const write = errorOf(inRequest(() => db.doc("cancelled/one").set({ n: 1 }), cancel.signal));
@@ -218,10 +215,7 @@ describe("Firestore (the Admin SDK): the request's cancel", () => {
       expect(commit.closedAt!).toBeLessThan(batchGet.closedAt!);
       expect(query.closedAt!).toBeLessThan(batchGet.closedAt!);
       expect(batchGet.closedAt! - started).toBeLessThan(BUDGETS.firestore.ms + 10_000);
-    } finally {
-      if (emulatorHost !== undefined) process.env.FIRESTORE_EMULATOR_HOST = emulatorHost;
-      await grpc.close();
-    }
+    });
   }, 120_000);
 });
 
