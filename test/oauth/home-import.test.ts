@@ -8,9 +8,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
-import { adminDb, createUser, emailFor, functionUrl, type TestUser } from "../support/emulators.js";
+import { adminDb, createUser, functionUrl, type TestUser } from "../support/emulators.js";
 import { callTool, connect } from "../support/mcp.js";
-import { csrfOf, oauthUrl, signInCookie, TEST_PASSWORD } from "../support/devices.js";
+import { csrfOf, oauthUrl, signInCookie, signInOnPage } from "../support/devices.js";
 import { writeCorpus } from "../knowledge/corpus.js";
 
 let browser: Browser;
@@ -35,11 +35,7 @@ async function signedInHome(user: TestUser): Promise<Page> {
     if (!r.url().startsWith(origin)) outside.push(r.url());
   });
   await page.goto(oauthUrl("/home"));
-  if ((await page.$eval("h1", (h) => h.textContent)) === "Sign in") {
-    await page.type("#email", emailFor(user.uid));
-    await page.type("#password", TEST_PASSWORD);
-    await Promise.all([page.waitForNavigation(), page.click("button.primary")]);
-  }
+  if ((await page.$eval("h1", (h) => h.textContent)) === "Sign in") await signInOnPage(page, user);
   await page.waitForSelector("#import[data-ready=true]");
   return page;
 }
