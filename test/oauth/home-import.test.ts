@@ -161,8 +161,8 @@ test("with no page open, the scheduled drain imports the queued files of everyon
   });
   expect(r.status).toBe(200);
   const embedder = await createEmbedder("local");
-  expect(await drainImports(adminDb(), embedder, 120_000)).toBeGreaterThanOrEqual(1);
-  expect(await drainImports(adminDb(), embedder, 120_000)).toBe(0); // nothing twice
+  expect(await drainImports(adminDb(), async () => embedder, 120_000)).toBeGreaterThanOrEqual(1);
+  expect(await drainImports(adminDb(), () => Promise.reject(new Error("an empty queue made an embedder")), 120_000)).toBe(0); // nothing twice, and no model loaded for nothing
   const listed = (await (await fetch(oauthUrl("/home/imports"), { headers: { cookie } })).json()) as { items: { path: string; status: string; documents: unknown[] }[] };
   expect(listed.items).toEqual([{ id: expect.any(String), path: "kitchen/bread.md", status: "imported", documents: [{ title: "Bread", status: "imported", chunks: 1 }] }]);
   const knowledge = await connect("knowledge", { token: dave.token });
