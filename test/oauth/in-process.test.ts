@@ -138,3 +138,22 @@ test("outside the operator's list, without an invitation or with an unconfirmed 
   expect(await (await withSetting("open")).signIn(email)).toMatchObject({ status: 303, session: true });
   await expect(withSetting("alice@, bob")).rejects.toThrow('SIGN_UP must be open, invitation, or emails and domains separated by commas (alice@example.com,@example.org), not "alice@, bob"');
 }, 120_000);
+
+// Narrowing SIGN_UP later ends the access accounts now outside it already had: every credential
+// (access tokens, refresh, device credentials, ID tokens) is checked against the account's state.
+test("an account a narrowed SIGN_UP no longer admits is refused at its next credential check; one it admits is not", async () => {
+  const { adminAuth, createUser } = await import("../support/emulators.js");
+  const stateWith = async (setting: string, uid: string) => {
+    process.env.SIGN_UP = setting;
+    freshModules();
+    const { accountState } = await import("../../functions/src/auth/accounts.js");
+    return accountState(uid);
+  };
+  const outsider = await createUser();
+  const listed = await createUser();
+  await adminAuth().updateUser(listed.uid, { emailVerified: true });
+  const listedEmail = (await adminAuth().getUser(listed.uid)).email!;
+  await expect(stateWith("open", outsider.uid)).resolves.toMatchObject({ validAfterSeconds: expect.any(Number) });
+  await expect(stateWith(listedEmail, outsider.uid)).rejects.toThrow("is not one of them. Ask the operator to add it.");
+  await expect(stateWith(listedEmail, listed.uid)).resolves.toMatchObject({ validAfterSeconds: expect.any(Number) });
+}, 60_000);
