@@ -128,7 +128,18 @@ test("outside the operator's list, without an invitation or with an unconfirmed 
 
   const onlyOwner = await withSetting("owner@elsewhere.example");
   expect(await onlyOwner.signIn(email)).toMatchObject({ status: 403, session: false, html: expect.stringContaining(`This server is open only to the people its operator listed, and ${email} is not one of them. Ask the operator to add it.`) });
-  expect(await onlyOwner.askLink(email)).toMatchObject({ status: 403, html: expect.stringContaining("is not one of them") });
+  // Asking for a link tells no one who may sign up: the same page, and no email sent.
+  const sentTo = async (to: string) => {
+    const { PROJECT } = await import("../support/emulators.js");
+    const codes = (await (await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/emulator/v1/projects/${PROJECT}/oobCodes`)).json()) as { oobCodes: { email: string; requestType: string }[] };
+    return codes.oobCodes.filter((c) => c.email === to && c.requestType === "EMAIL_SIGNIN").length;
+  };
+  const refusedLink = await onlyOwner.askLink(email);
+  expect(refusedLink).toMatchObject({ status: 200, html: expect.stringContaining(`If <b>${email}</b> may sign in here, we sent it a sign-in link.`) });
+  expect(refusedLink.html).not.toContain("is not one of them");
+  expect(await sentTo(email)).toBe(0);
+  expect(await listedDomain.askLink(email)).toMatchObject({ status: 200, html: expect.stringContaining(`If <b>${email}</b> may sign in here, we sent it a sign-in link.`) });
+  expect(await sentTo(email)).toBe(1);
 
   const invitation = await withSetting("invitation");
   expect(await invitation.signIn(email)).toMatchObject({ status: 403, session: false, html: expect.stringContaining(`This server is open by invitation only, and ${email} has no invitation. Ask the operator for one.`) });
