@@ -79,7 +79,8 @@ test("a folder of every format chosen in the page: an outcome per file, then fou
     [`${folder}/notes/lighthouse.txt`]: "imported: 1 document(s), 1 chunk(s)",
     [`${folder}/notes/slides.pdf`]: 'skipped: unsupported file type ".pdf" (use .md, .txt or a Readwise .csv)',
   });
-  expect(await page.$eval("#import-status", (s) => s.textContent)).toBe("Done.");
+  // The page says "Done." once it has asked for more and found none (after the last outcome is shown).
+  await page.waitForFunction(() => document.querySelector("#import-status")?.textContent === "Done.", { timeout: 60_000 });
 
   const knowledge = await connect("knowledge", { token: alice.token });
   const found = (await callTool(knowledge, "search_semantic", { query: "lighthouse keeper trimmed the wick", limit: 3 })).structuredContent as { results: { full_content: string }[] };
