@@ -3,7 +3,12 @@
 // with its environment), and bursts of parallel requests (which in the Functions emulator would each
 // start a cold worker, so they are sent to the routes here).
 import { afterEach, expect, test, vi } from "vitest";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import * as firebase from "../../functions/src/platform/firebase.js";
+
+/** `npm run invite -- …` as the operator runs it (the emulator's hosts are in this environment). */
+const invite = async (...args: string[]): Promise<string> => (await promisify(execFile)("bash", ["scripts/run.sh", "scripts/invite.ts", ...args], { timeout: 120_000 })).stdout;
 
 /** The modules loaded afresh (settings read again), sharing this process's one Firestore client (its settings apply once). */
 function freshModules(): void {
@@ -109,7 +114,7 @@ test("a burst of parallel wrong device codes from many addresses gets exactly th
 
 // Who may sign up (SIGN_UP, read once at cold start).
 test("outside the operator's list, without an invitation or with an unconfirmed email, sign-in ends on a refusal page and no session", async () => {
-  const { adminAuth, adminDb, createUser, emailFor, TEST_PASSWORD } = await import("../support/emulators.js");
+  const { adminAuth, createUser, emailFor, TEST_PASSWORD } = await import("../support/emulators.js");
   const withSetting = async (setting: string) => {
     process.env.SIGN_UP = setting;
     const oauth = await oauthInProcess();
@@ -143,8 +148,13 @@ test("outside the operator's list, without an invitation or with an unconfirmed 
 
   const invitation = await withSetting("invitation");
   expect(await invitation.signIn(email)).toMatchObject({ status: 403, session: false, html: expect.stringContaining(`This server is open by invitation only, and ${email} has no invitation. Ask the operator for one.`) });
-  await adminDb().collection("signUpInvitations").doc(email).set({ invitedBy: "operator" });
+  // The operator invites with `npm run invite` (scripts/invite.ts), as docs/configuration.md says.
+  expect(await invite(email)).toContain(`Invited in the emulator (${process.env.FIRESTORE_EMULATOR_HOST}): ${email}.`);
   expect(await invitation.signIn(email)).toMatchObject({ status: 303, session: true });
+  expect(await invite("--list")).toContain(`  ${email}`);
+  expect(await invite("--remove", email)).toContain(`Invitation taken back`);
+  expect(await invitation.signIn(email)).toMatchObject({ status: 403, session: false });
+  await expect(invite("not-an-address")).rejects.toThrow("Not an email address: not-an-address");
 
   expect(await (await withSetting("open")).signIn(email)).toMatchObject({ status: 303, session: true });
   await expect(withSetting("alice@, bob")).rejects.toThrow('SIGN_UP must be open, invitation, or emails and domains separated by commas (alice@example.com,@example.org), not "alice@, bob"');
