@@ -101,10 +101,10 @@ function showDiagram(svg: string) {
   root.setAttribute("width", String(box[2] ?? 800));
   root.setAttribute("height", String(box[3] ?? 600));
   canvas.replaceChildren(document.importNode(root, true));
-  fitLabels(canvas.querySelector("svg")!);
   // A diagram drawn in a light theme sits on light paper in a dark host, and the other way round.
   stage.dataset.paper = input.theme === "dark" ? "dark" : "light";
   app.replaceChildren(toolbar, stage);
+  fitLabels(canvas.querySelector("svg")!); // measured once the diagram is in the page
   requestAnimationFrame(fit);
 }
 
