@@ -12,6 +12,7 @@ import { FOTOS_BUNDLE_FILE, installLinks } from "../functions/src/contracts/inst
 import { DEMO_PASSWORD, DEMO_USERS } from "./demo/users.js";
 import { DOMAINS } from "./domains.js";
 import { serveLocally } from "./emulator/local.js";
+import { localFunctionPath } from "../functions/src/core/where.js";
 
 const started = Date.now();
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -48,14 +49,14 @@ interface Served {
 }
 const served: Served[] = [];
 for (const name of DOMAINS) {
-  const url = `${local.url}/${project}/us-central1/${name}`;
+  const url = `${local.url}${localFunctionPath(project, name)}`;
   const res = await fetch(`${url}/healthz`).catch(() => undefined);
   if (!res?.ok) continue;
   const health = (await res.json()) as { access?: string; mcp?: boolean };
   if (health.mcp === false) continue;
   served.push({ name, url, signedIn: health.access === "signed-in" });
 }
-const oauth = `${local.url}/${project}/us-central1/oauth`;
+const oauth = `${local.url}${localFunctionPath(project, "oauth")}`;
 const first = served.find((s) => s.signedIn) ?? served[0];
 
 const tokenFile = `${LOCAL}/token`;

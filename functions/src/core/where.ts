@@ -4,6 +4,9 @@
 /** The one region every function is deployed to (and the path segment of local function URLs). */
 export const REGION = "us-central1";
 
+/** A function's path on the Functions emulator and `npm start`'s front: /<project>/<region>/<function>. */
+export const localFunctionPath = (project: string, name: string): string => `/${project}/${REGION}/${name}`;
+
 /** The port `npm start`'s front serves the functions on (shifted by MCP_PORT_OFFSET). */
 export const FRONT_PORT = 5001;
 

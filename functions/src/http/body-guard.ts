@@ -5,8 +5,12 @@
 // answered 413 at once, and a chunked body is counted as it arrives and cut off past the limit.
 // Each function's limits are its own (routes' `body.maxBytes`, else the MCP endpoint's): the
 // process's function registers them (endpoint.ts), the guard asks for the request's path.
+// This is the one place a body's size is enforced: the pipeline's size step (`refuseOversized`)
+// measures only a request the guard did not see (a host that serves the handler on a server of
+// its own), and the MCP SDK is handed the parsed body, so it reads (and bounds) nothing.
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
-import { JSONRPC } from "./jsonrpc.js";
+import { JSONRPC, sendJsonRpcError } from "./jsonrpc.js";
+import type { Response } from "express";
 
 /** The most bytes a request with this method and path may carry (once the function is loaded). */
 export type BodyLimit = (method: string, path: string) => Promise<number>;
@@ -22,6 +26,9 @@ const LINGER_MS = 5_000;
 const LINGER_BYTES = 32 * 1024 * 1024;
 
 const limits = new Map<string, BodyLimit>();
+
+/** The requests whose size the guard checked, with the path it read (the pipeline reads it from here). */
+const checked = new WeakMap<IncomingMessage, string>();
 
 /** Registers function `name`'s limits; the guard uses them in the process that serves `name`. */
 export function guardBodies(name: string, limit: BodyLimit): void {
@@ -55,12 +62,14 @@ export function installBodyGuard(env: NodeJS.ProcessEnv = process.env): void {
     if (event !== "request" || !limit) return pass();
     const [req, res] = args as [IncomingMessage, ServerResponse];
     if (!hasBody(req)) return pass();
+    const path = requestPath(req);
     // The request is held (its bytes wait in the socket) until the function knows its limit.
-    limit(req.method ?? "GET", pathOf(req)).then(
+    limit(req.method ?? "GET", path).then(
       (max) => {
         const declared = req.headers["content-length"] === undefined ? undefined : Number(req.headers["content-length"]);
         if (declared !== undefined && declared > max) return refuse(req, res, declared, max);
         if (declared === undefined) countAsItArrives(req, res, max);
+        checked.set(req, path);
         pass();
       },
       // A function that fails to load answers the request itself (endpoint.ts).
@@ -72,9 +81,28 @@ export function installBodyGuard(env: NodeJS.ProcessEnv = process.env): void {
 
 const hasBody = (req: IncomingMessage): boolean => req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
 
-function pathOf(req: IncomingMessage): string {
-  const path = new URL(req.url ?? "/", "http://function").pathname;
+/** The request's path relative to the function, without the query or trailing slashes ("/" for the root). */
+export function requestPath(req: Pick<IncomingMessage, "url">): string {
+  const url = req.url ?? "/";
+  // Origin form ("/path?query"), as clients send it; the absolute form ("http://host/path") parsed.
+  const path = url.startsWith("/") ? url.split("?")[0]! : new URL(url, "http://function").pathname;
   return path.replace(/\/+$/, "") || "/";
+}
+
+/** The path of a request whose size the guard checked (so its body is within its limit); else undefined. */
+export const guardedPath = (req: IncomingMessage): string | undefined => checked.get(req);
+
+/**
+ * The pipeline's size step, for a request the guard did not see (a host serving the handler on a
+ * server of its own, without FUNCTION_TARGET): its body is already read, and measured here.
+ * Answers 413 and returns true when it is over `limit`.
+ */
+export function refuseOversized(req: IncomingMessage & { rawBody?: Buffer }, res: Response, limit: number): boolean {
+  if (checked.has(req)) return false;
+  const size = req.rawBody?.length ?? Number(req.headers["content-length"] ?? 0);
+  if (size <= limit) return false;
+  sendJsonRpcError(res, 413, JSONRPC.INVALID_REQUEST, tooLargeSentence(size, limit));
+  return true;
 }
 
 /** Answers 413 without reading the body, then drops what still arrives, within the linger bounds. */
