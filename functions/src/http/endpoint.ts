@@ -18,7 +18,7 @@ import { openScope } from "./scope.js";
 import { serveMcp } from "./serve-mcp.js";
 import { serveRoute } from "./serve-route.js";
 import { claimShare } from "./share.js";
-import { prepare, targetOf, type Loaded, type Loader } from "./target.js";
+import { bodyLimits, prepare, targetOf, type Loaded, type Loader } from "./target.js";
 
 export type { Loader } from "./target.js";
 
@@ -32,7 +32,7 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
   const shares = sharesFor(name);
   const timeoutSeconds = manifestOf(name)?.serving.timeoutSeconds ?? 60;
   // Bodies over their limit are refused before they are read (body-guard.ts), with this function's limits.
-  guardBodies(name, async (method, path) => targetOf(await ready(), method, path).maxBytes);
+  guardBodies(name, bodyLimits(ready));
   // Cloud Run / the emulator tell a process which function it serves: warm up before traffic.
   if (process.env.FUNCTION_TARGET === name || process.env.K_SERVICE === name) {
     warmUp(gate, ready).catch((err: unknown) => rootLog.error("warm-up failed; the next request retries", { domain: name, err }));

@@ -41,6 +41,12 @@ export async function prepare(name: string, load: Loader): Promise<Loaded> {
   return { served, mcp };
 }
 
+/** The body guard's question (body-guard.ts), answered from the function's definition once it is loaded. */
+export const bodyLimits =
+  (ready: () => Promise<Loaded>) =>
+  async (method: string, path: string): Promise<number> =>
+    targetOf(await ready(), method, path).maxBytes;
+
 export function targetOf({ served, mcp }: Loaded, method: string, path: string): Target {
   const routes = served.routes?.filter((r) => r.path === path) ?? [];
   const route = routes.find((r) => r.method === method) ?? routes[0];

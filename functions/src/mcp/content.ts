@@ -33,9 +33,15 @@ export function truncateText(text: string, limit = MAX_RESULT_TEXT, cursor?: str
 
 /** Text of a JSON value as models read it best: pretty, but compact when large. */
 export function jsonText(data: unknown): string {
+  // The compact form first: a large value (whose pretty form is larger still) is serialised once.
+  const compact = JSON.stringify(data);
+  if (compact.length > PRETTY_UP_TO) return compact;
   const pretty = JSON.stringify(data, null, 2);
-  return pretty.length > 20_000 ? JSON.stringify(data) : pretty;
+  return pretty.length > PRETTY_UP_TO ? compact : pretty;
 }
+
+/** Characters up to which a result's JSON text is pretty-printed. */
+const PRETTY_UP_TO = 20_000;
 
 export const textContent = (text: string): ContentBlock => ({ type: "text", text });
 

@@ -36,7 +36,7 @@ export const PACKAGE_VERSION: string = (() => {
 
 /**
  * A domain's MCP server for one scope, for any host: the function (a server per request, through
- * the SDK's stateless handler: http/endpoint.ts), `fotos-agent mcp` over stdio (one scope for its
+ * the SDK's stateless handler: http/serve-mcp.ts), `fotos-agent mcp` over stdio (one scope for its
  * process) and the in-process tests. `cleanup` closes it.
  */
 export function createServer(domain: DomainDefinition, scope: RequestScope): { server: McpServer; cleanup(): Promise<void> } {
