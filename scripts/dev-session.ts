@@ -12,12 +12,12 @@ import { FOTOS_BUNDLE_FILE, installLinks } from "../functions/src/contracts/inst
 import { DEMO_PASSWORD, DEMO_USERS } from "./demo/users.js";
 import { DOMAINS } from "./domains.js";
 import { serveLocally } from "./emulator/local.js";
-import { localFunctionPath } from "../functions/src/core/where.js";
+import { FRONT_PORT, localFunctionPath } from "../functions/src/core/where.js";
 
 const started = Date.now();
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const project = process.env.GCLOUD_PROJECT ?? "demo-mcp-suite";
-const [frontHost = "127.0.0.1", frontPort = "5001"] = (process.env.MCP_FRONT_HOST ?? "127.0.0.1:5001").split(":");
+const [frontHost = "127.0.0.1", frontPort = String(FRONT_PORT)] = (process.env.MCP_FRONT_HOST ?? `127.0.0.1:${FRONT_PORT}`).split(":");
 /** Where npm start writes what is too long for the screen (MCP_LOCAL_DIR for tests). */
 const LOCAL = process.env.MCP_LOCAL_DIR ?? `${ROOT}.local`;
 const show = (file: string) => relative(process.cwd(), file) || file;

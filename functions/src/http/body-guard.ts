@@ -11,6 +11,7 @@
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import { JSONRPC, sendJsonRpcError } from "./jsonrpc.js";
 import type { Response } from "express";
+import { servedFunction } from "../core/where.js";
 
 /** The most bytes a request with this method and path may carry (once the function is loaded). */
 export type BodyLimit = (method: string, path: string) => Promise<number>;
@@ -52,7 +53,7 @@ let installed = false;
  * framework's FUNCTION_TARGET, Cloud Run's K_SERVICE); a process serving none is left alone.
  */
 export function installBodyGuard(env: NodeJS.ProcessEnv = process.env): void {
-  const served = env.FUNCTION_TARGET ?? env.K_SERVICE;
+  const served = servedFunction(env);
   if (installed || !served) return;
   installed = true;
   const emit = Server.prototype.emit;

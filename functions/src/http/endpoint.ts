@@ -6,6 +6,7 @@ import { functionUrl } from "../auth/urls.js";
 import { INTERNAL_ERROR_TEXT } from "../core/errors.js";
 import { log as rootLog } from "../core/log.js";
 import { manifestOf } from "../core/manifest.js";
+import { servedFunction } from "../core/where.js";
 import { withRequestDeadline } from "../platform/deadline.js";
 import { answerResourceMetadata, authenticate, needsCredential } from "./authenticate.js";
 import { guardBodies, guardedPath, refuseOversized, requestPath } from "./body-guard.js";
@@ -34,7 +35,7 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
   // Bodies over their limit are refused before they are read (body-guard.ts), with this function's limits.
   guardBodies(name, bodyLimits(ready));
   // Cloud Run / the emulator tell a process which function it serves: warm up before traffic.
-  if (process.env.FUNCTION_TARGET === name || process.env.K_SERVICE === name) {
+  if (servedFunction() === name) {
     warmUp(gate, ready).catch((err: unknown) => rootLog.error("warm-up failed; the next request retries", { domain: name, err }));
   }
 
