@@ -13,8 +13,17 @@ import { JSONRPC, sendJsonRpcError } from "./jsonrpc.js";
 import type { Response } from "express";
 import { servedFunction } from "../core/where.js";
 
-/** The most bytes a request with this method and path may carry (once the function is loaded). */
-export type BodyLimit = (method: string, path: string) => Promise<number>;
+/** What a function finds for a request's method and path (once it is loaded): at least the most bytes it may carry. */
+export type BodyLimit<T extends Sized = Sized> = (method: string, path: string) => Promise<T>;
+export interface Sized {
+  maxBytes: number;
+}
+
+/** What the guard found for a request it checked (whose body is therefore within its limit). */
+export interface Guarded<T extends Sized> {
+  path: string;
+  found: T;
+}
 
 /**
  * After the answer, the rest of a refused body is read and dropped for at most this long or this
@@ -28,12 +37,17 @@ const LINGER_BYTES = 32 * 1024 * 1024;
 
 const limits = new Map<string, BodyLimit>();
 
-/** The requests whose size the guard checked, with the path it read (the pipeline reads it from here). */
-const checked = new WeakMap<IncomingMessage, string>();
+/** The requests whose size the guard checked, with the path it read and what the function found for it. */
+const checked = new WeakMap<IncomingMessage, Guarded<Sized>>();
 
-/** Registers function `name`'s limits; the guard uses them in the process that serves `name`. */
-export function guardBodies(name: string, limit: BodyLimit): void {
+/**
+ * Registers function `name`'s limits; the guard uses them in the process that serves `name`.
+ * Returns how the function reads what the guard found for a request (nothing for a request the
+ * guard did not check), so the path and its lookup are done once.
+ */
+export function guardBodies<T extends Sized>(name: string, limit: BodyLimit<T>): (req: IncomingMessage) => Guarded<T> | undefined {
   limits.set(name, limit);
+  return (req) => checked.get(req) as Guarded<T> | undefined;
 }
 
 /** The sentence of a 413. */
@@ -66,11 +80,12 @@ export function installBodyGuard(env: NodeJS.ProcessEnv = process.env): void {
     const path = requestPath(req);
     // The request is held (its bytes wait in the socket) until the function knows its limit.
     limit(req.method ?? "GET", path).then(
-      (max) => {
+      (found) => {
+        const max = found.maxBytes;
         const declared = req.headers["content-length"] === undefined ? undefined : Number(req.headers["content-length"]);
         if (declared !== undefined && declared > max) return refuse(req, res, declared, max);
         if (declared === undefined) countAsItArrives(req, res, max);
-        checked.set(req, path);
+        checked.set(req, { path, found });
         pass();
       },
       // A function that fails to load answers the request itself (endpoint.ts).
@@ -90,16 +105,12 @@ export function requestPath(req: Pick<IncomingMessage, "url">): string {
   return path.replace(/\/+$/, "") || "/";
 }
 
-/** The path of a request whose size the guard checked (so its body is within its limit); else undefined. */
-export const guardedPath = (req: IncomingMessage): string | undefined => checked.get(req);
-
 /**
- * The pipeline's size step, for a request the guard did not see (a host serving the handler on a
- * server of its own, without FUNCTION_TARGET): its body is already read, and measured here.
+ * The pipeline's size step, for a request the guard did not check (a host serving the handler on
+ * a server of its own, without FUNCTION_TARGET): its body is already read, and measured here.
  * Answers 413 and returns true when it is over `limit`.
  */
 export function refuseOversized(req: IncomingMessage & { rawBody?: Buffer }, res: Response, limit: number): boolean {
-  if (checked.has(req)) return false;
   const size = req.rawBody?.length ?? Number(req.headers["content-length"] ?? 0);
   if (size <= limit) return false;
   sendJsonRpcError(res, 413, JSONRPC.INVALID_REQUEST, tooLargeSentence(size, limit));

@@ -9,7 +9,7 @@ import { manifestOf } from "../core/manifest.js";
 import { servedFunction } from "../core/where.js";
 import { withRequestDeadline } from "../platform/deadline.js";
 import { answerResourceMetadata, authenticate, needsCredential } from "./authenticate.js";
-import { guardBodies, guardedPath, refuseOversized, requestPath } from "./body-guard.js";
+import { guardBodies, refuseOversized, requestPath } from "./body-guard.js";
 import { gateFor, sharesFor } from "./capacity.js";
 import { warmUp, withinGate } from "./guards.js";
 import { answerHealth, isHealthCheck } from "./health.js";
@@ -19,7 +19,7 @@ import { openScope } from "./scope.js";
 import { serveMcp } from "./serve-mcp.js";
 import { serveRoute } from "./serve-route.js";
 import { claimShare } from "./share.js";
-import { bodyLimits, prepare, targetOf, type Loaded, type Loader } from "./target.js";
+import { prepare, targetOf, targetsOf, type Loaded, type Loader } from "./target.js";
 
 export type { Loader } from "./target.js";
 
@@ -33,7 +33,7 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
   const shares = sharesFor(name);
   const timeoutSeconds = manifestOf(name)?.serving.timeoutSeconds ?? 60;
   // Bodies over their limit are refused before they are read (body-guard.ts), with this function's limits.
-  guardBodies(name, bodyLimits(ready));
+  const guarded = guardBodies(name, targetsOf(ready));
   // Cloud Run / the emulator tell a process which function it serves: warm up before traffic.
   if (servedFunction() === name) {
     warmUp(gate, ready).catch((err: unknown) => rootLog.error("warm-up failed; the next request retries", { domain: name, err }));
@@ -45,12 +45,14 @@ export function serveDomain(name: string, load: Loader): (req: Request, res: Res
     const scope = openScope(name, req, res);
     res.set("x-request-id", scope.requestId);
     try {
-      // 1. Path, and what it is for (a route or the MCP endpoint, its policy and body limit): once.
-      const path = guardedPath(req) ?? requestPath(req);
+      // 1. Path, and what it is for (a route or the MCP endpoint, its policy and body limit): found
+      //    once, by the body guard for a request with a body, else here.
+      const seen = guarded(req);
+      const path = seen?.path ?? requestPath(req);
       const loaded = await ready();
-      const target = targetOf(loaded, req.method, path);
+      const target = seen?.found ?? targetOf(loaded, req.method, path);
       // 2. Size: settled by the body guard before the body was read; measured here only where no guard ran.
-      if (refuseOversized(req, res, target.maxBytes)) return;
+      if (!seen && refuseOversized(req, res, target.maxBytes)) return;
       // 3. Origin: the public metadata document first, then Origin/Host, CORS and preflights.
       const self = functionUrl(name, req.headers);
       if (answerResourceMetadata(req, res, target, path, self)) return;

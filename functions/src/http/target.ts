@@ -42,10 +42,10 @@ export async function prepare(name: string, load: Loader): Promise<Loaded> {
 }
 
 /** The body guard's question (body-guard.ts), answered from the function's definition once it is loaded. */
-export const bodyLimits =
+export const targetsOf =
   (ready: () => Promise<Loaded>) =>
-  async (method: string, path: string): Promise<number> =>
-    targetOf(await ready(), method, path).maxBytes;
+  async (method: string, path: string): Promise<Target> =>
+    targetOf(await ready(), method, path);
 
 export function targetOf({ served, mcp }: Loaded, method: string, path: string): Target {
   const routes = served.routes?.filter((r) => r.path === path) ?? [];
