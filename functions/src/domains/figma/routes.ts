@@ -1,13 +1,17 @@
 // What the plugin calls (from Figma's iframe: `Origin: null`, a figma-plugin device token). Paths,
-// bodies and answers are the contract the plugin is built against (contracts/figma-plugin.ts). The
-// poll is also the heartbeat: it is held until a command arrives or for pollSeconds (≤ keep-alive).
+// bodies and answers are the contract the plugin is built against (contracts/figma-plugin.ts).
+// Register hands the plugin its device's Firestore sign-in: a listening plugin learns of commands
+// there, takes them with a claim and stamps its own lastSeenAt (no request held while idle). A
+// plugin that cannot listen long-polls: the poll is then also the heartbeat, held until a command
+// arrives or for pollSeconds (≤ keep-alive). Claim and poll take commands the same way (claimPending).
 // A room that is not this device's reads like an unknown one (404), whoever asks.
 import { device, type RequestContext } from "../../mcp/define.js";
 import { route, type HttpRoute } from "../../http/route.js";
 import { notFound, ToolError, unauthenticated } from "../../core/errors.js";
 import { MAX_RESULT_BODY_BYTES, PLUGIN_ROUTES, type CommandBatch, type PluginAnswer, type SessionRegistered } from "../../contracts/figma-plugin.js";
-import { closeSchema, commandsQuerySchema, heartbeatSchema, registerSessionSchema, resultSchema } from "../../contracts/figma-plugin-requests.js";
+import { claimSchema, closeSchema, commandsQuerySchema, heartbeatSchema, registerSessionSchema, resultSchema } from "../../contracts/figma-plugin-requests.js";
 import { parseInput } from "../../mcp/validation.js";
+import { deviceFirebaseSignIn } from "../../auth/firebase-sign-in.js";
 import { MAX_STORED_RESULT_CHARS, POLL_HOLD_MS } from "./config.js";
 import { fitExportForModel } from "./image.js";
 import { claimPending, commandsOf, deleteSession, deviceRoom, isNotFound, newId, registerSession, storeResult, touchSession } from "./store.js";
@@ -52,7 +56,37 @@ const registerRoute = route({
     const { uid, deviceId } = deviceOf(ctx);
     const { roomId, ...fields } = req.input;
     const session = await registerSession(uid, deviceId, fields, roomId);
-    return { status: 200, body: { roomId: session.roomId, keepaliveSeconds: session.keepaliveSeconds, pollSeconds: holdMs(session) / 1000 } satisfies SessionRegistered };
+    const listen = await listenSignIn(ctx, uid, deviceId);
+    return {
+      status: 200,
+      body: { roomId: session.roomId, keepaliveSeconds: session.keepaliveSeconds, pollSeconds: holdMs(session) / 1000, ...(listen ? { listen } : {}) } satisfies SessionRegistered,
+    };
+  },
+});
+
+/** The device's Firestore sign-in, or nothing (the plugin then long-polls) when it cannot be minted here. */
+async function listenSignIn(ctx: RequestContext, uid: string, deviceId: string): Promise<SessionRegistered["listen"]> {
+  try {
+    return await deviceFirebaseSignIn(uid, { id: deviceId, kind: "figma-plugin" });
+  } catch (err) {
+    ctx.log.warn("figma plugin: no Firestore sign-in, it long-polls", { err });
+    return undefined;
+  }
+}
+
+const claimRoute = route({
+  method: "POST",
+  path: PLUGIN_ROUTES.claim,
+  description: "Figma plugin (listening in Firestore): take the room's pending commands, oldest first",
+  access: plugin,
+  input: claimSchema,
+  async handle(req, ctx) {
+    const { roomId } = req.input;
+    await ownRoom(ctx, roomId);
+    const pollId = newId();
+    await touch(roomId, { pollId }); // supersedes any poll of the room still held
+    const claimed = await claimPending(roomId, pollId);
+    return { status: 200, body: { commands: claimed.commands } satisfies CommandBatch };
   },
 });
 
@@ -161,7 +195,7 @@ const closeRoute = route({
   },
 });
 
-export const pluginRoutes: HttpRoute[] = [registerRoute, heartbeatRoute, commandsRoute, resultsRoute, closeRoute];
+export const pluginRoutes: HttpRoute[] = [registerRoute, heartbeatRoute, commandsRoute, claimRoute, resultsRoute, closeRoute];
 
 /** A result with its exported image fitted for the model; an image too large to decode is the command's error. */
 async function fittedAnswer(result: unknown): Promise<PluginAnswer> {
