@@ -70,6 +70,9 @@ const bridge = new Bridge({
   tokens,
   keepaliveSeconds: Number(env("KEEPALIVE_SECONDS", "4")),
   roomId: process.env.RESUME_ROOM_ID,
+  listen: process.env.PLUGIN_LISTEN === "off" ? "off" : "auto",
+  // As a sandbox refusing Firebase's hosts would: the sign-in goes to a port where nothing answers.
+  ...(process.env.REFUSE_LISTENING ? { adjustSignIn: (s) => ({ ...s, firebase: { ...s.firebase, authEmulatorHost: "127.0.0.1:9" } }) } : {}),
   context: () => ({
     figmaUserId: api.currentUser.id,
     figmaUserName: api.currentUser.name,
