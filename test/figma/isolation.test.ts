@@ -1,7 +1,7 @@
 // Only sessions the caller's own paired plugins registered are ever reachable. A second user who
 // knows the first user's Figma user id and room id reaches nothing: not through ?userIds=, not
 // through an explicit room id, not through the plugin routes with their own plugin's token, and
-// not through Firestore directly (rules deny every client).
+// not through Firestore directly (rules deny every user; a plugin's own reads: rules.test.ts).
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { assertFails, initializeTestEnvironment, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
