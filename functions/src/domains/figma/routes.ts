@@ -83,9 +83,8 @@ const claimRoute = route({
   async handle(req, ctx) {
     const { roomId } = req.input;
     await ownRoom(ctx, roomId);
-    const pollId = newId();
-    await touch(roomId, { pollId }); // supersedes any poll of the room still held
-    const claimed = await claimPending(roomId, pollId);
+    const claimed = await claimPending(roomId, newId(), { takeOver: true }); // supersedes any poll of the room still held
+    if (claimed.superseded) throw roomNotFound(roomId); // the session is gone: the plugin registers again
     return { status: 200, body: { commands: claimed.commands } satisfies CommandBatch };
   },
 });

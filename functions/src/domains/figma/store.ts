@@ -189,16 +189,19 @@ export interface DeliveredCommand {
  * commands the plugin would never see). One atomic batch whose every write is conditional on the
  * documents being unchanged since they were read (no transaction locks: filing commands and
  * heartbeats never wait on a claim); when something changed in between, it reads again.
+ * `takeOver` (a listening plugin's claim): `pollId` becomes the room's current one in the same
+ * batch, so the claim costs no separate write and any poll still held for the room is superseded.
  */
-export async function claimPending(roomId: string, pollId: string): Promise<{ superseded: boolean; commands: DeliveredCommand[] }> {
+export async function claimPending(roomId: string, pollId: string, opts: { takeOver?: boolean } = {}): Promise<{ superseded: boolean; commands: DeliveredCommand[] }> {
   for (let attempt = 1; ; attempt++) {
     const [session, pending] = await Promise.all([sessionRef(roomId).get(), commandsOf(roomId).where("state", "==", "pending").get()]);
-    if (!session.exists || session.data()!.pollId !== pollId) return { superseded: true, commands: [] };
+    if (!session.exists) return { superseded: true, commands: [] };
+    if (!opts.takeOver && session.data()!.pollId !== pollId) return { superseded: true, commands: [] };
     if (pending.empty) return { superseded: false, commands: [] };
     const docs = [...pending.docs].sort((a, b) => ((a.data().createdAt as Timestamp | undefined)?.toMillis() ?? 0) - ((b.data().createdAt as Timestamp | undefined)?.toMillis() ?? 0));
     const batch = db().batch();
     const deliveredAt = Timestamp.now();
-    batch.update(session.ref, { lastClaimAt: deliveredAt }, { lastUpdateTime: session.updateTime! });
+    batch.update(session.ref, { lastClaimAt: deliveredAt, ...(opts.takeOver ? { pollId } : {}) }, { lastUpdateTime: session.updateTime! });
     for (const d of docs) batch.update(d.ref, { state: "delivered", deliveredAt }, { lastUpdateTime: d.updateTime });
     try {
       await batch.commit();
