@@ -1,13 +1,13 @@
 // The plugin's side of the relay: register a session for the open file, learn of commands, run
 // them in order, post the answers. Two ways to learn of them: listening in Firestore as this device
 // (listener.ts: nothing held at the function while idle; the keep-alive is a write of the session's
-// lastSeenAt; pending commands are taken with a claim), or, when the function offers no sign-in or
+// lastSeenAt; each pending command is taken with a rule-checked claim), or, when the function offers no sign-in or
 // listening cannot start, long-polling the function (each poll doubles as the heartbeat). Survives
 // sleep and network loss: any failure leads to reconnecting with backoff, resuming the same room
 // when it still exists. The plugin UI and the test harness run the same code.
 import { DeviceFlowError, type AccessTokens } from "../../functions/src/contracts/device-flow.js";
 import { DEFAULT_KEEPALIVE_SECONDS, PLUGIN_ROUTES, type CommandBatch, type CommandResult, type PluginAnswer, type PluginCommand, type SessionRegistered } from "../../functions/src/contracts/figma-plugin.js";
-import type { ClaimRequest, CloseRequest, CommandsQuery, Heartbeat, RegisterSession, ResultRequest, SessionContext } from "../../functions/src/contracts/figma-plugin-requests.js";
+import type { CloseRequest, CommandsQuery, Heartbeat, RegisterSession, ResultRequest, SessionContext } from "../../functions/src/contracts/figma-plugin-requests.js";
 import type { FirebaseSignIn } from "../../functions/src/contracts/oauth.js";
 import { listen, type Listening } from "./listener.js";
 
@@ -78,8 +78,11 @@ export class Bridge {
   /** Why listening could not start: the window long-polls for the rest of its life. */
   private listenRefused: string | undefined;
   private listenBroken: Error | undefined;
+  /** The latest pending commands the listener saw, claimed one at a time in this order. */
+  private pending: PluginCommand[] = [];
   private claiming = false;
-  private claimAgain = false;
+  /** Commands this window took, so a snapshot that still shows one does not run it twice. */
+  private readonly taken = new Set<string>();
 
   constructor(private readonly opts: BridgeOptions) {
     this.keepalive = opts.keepaliveSeconds ?? DEFAULT_KEEPALIVE_SECONDS;
@@ -199,7 +202,7 @@ export class Bridge {
         signIn: this.opts.adjustSignIn ? this.opts.adjustSignIn(signIn) : signIn,
         roomId: this.roomId!,
         startTimeoutMs: 20_000,
-        onPending: () => this.claim(),
+        onPending: (commands) => this.claim(commands),
         onError: (err) => {
           this.listenBroken = err;
           this.wake.abort();
@@ -250,23 +253,33 @@ export class Bridge {
     if (this.listenBroken) throw new Error(`the Firestore listener stopped (${describeError(this.listenBroken)})`);
   }
 
-  /** Takes the room's pending commands through the function (one claim at a time: in order, each once). */
-  private claim(): void {
-    if (this.claiming) return void (this.claimAgain = true);
+  /**
+   * Claims the pending commands oldest first, one at a time, and queues each one this window took
+   * (a claim the rules refuse was taken already, or withdrawn). Commands arriving meanwhile are
+   * claimed after them, so they run in the order they were filed.
+   */
+  private claim(commands: PluginCommand[]): void {
+    this.pending = commands;
+    if (this.claiming) return;
     this.claiming = true;
     void (async () => {
       try {
-        do {
-          this.claimAgain = false;
-          const batch = (await this.post(PLUGIN_ROUTES.claim, { roomId: this.roomId! } satisfies ClaimRequest)) as CommandBatch;
-          for (const c of batch.commands ?? []) this.enqueue(c);
-        } while (this.claimAgain && this.running);
+        for (let next = this.nextPending(); next && this.listening && this.running; next = this.nextPending()) {
+          const took = await this.listening.claim(next.commandId);
+          this.taken.add(next.commandId);
+          if (this.taken.size > 1000) this.taken.delete(this.taken.values().next().value!);
+          if (took) this.enqueue(next);
+        }
       } catch {
-        this.kick(); // the room is gone or the function unreachable: reconnect (a new listener claims what is pending)
+        this.kick(); // offline, or the listener stopped: reconnect (a new listener claims what is still pending)
       } finally {
         this.claiming = false;
       }
     })();
+  }
+
+  private nextPending(): PluginCommand | undefined {
+    return this.pending.find((c) => !this.taken.has(c.commandId));
   }
 
   private async heartbeat(): Promise<void> {

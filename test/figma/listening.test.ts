@@ -1,6 +1,6 @@
 // An open plugin that waits in Firestore: signed in as its device with the token the function
-// hands out at register, it listens to its room's pending commands, takes them with a claim and
-// answers through the function, and holds no request at the function while idle (its keep-alive
+// hands out at register, it listens to its room's pending commands, claims each there (a write the
+// rules allow once per command) and answers through the function, and holds no request at the function while idle (its keep-alive
 // is a write of the session's lastSeenAt). A listening plugin that stops is noticed as a polling
 // one is; when listening cannot start it long-polls, and says so.
 import { afterEach, describe, expect, test } from "vitest";
@@ -45,10 +45,11 @@ describe("listening in Firestore", () => {
     expect(listened.sort()).toEqual(Array.from({ length: 3 }, (_, i) => `listened-${i}`));
     expect(await pendingCommands(plugin.roomId)).toBe(0);
 
-    // Commands are taken through the claim route; never a long-poll.
-    const used = (await requests(plugin)).map(([, , path]) => path.split("?")[0]);
-    expect(used).toContain("/plugin/claim");
-    expect(used).not.toContain("/plugin/commands");
+    // Commands are claimed in Firestore; the function only registers the plugin and takes its answers.
+    const used = new Set((await requests(plugin)).map(([, , path]) => path.split("?")[0]));
+    expect([...used].sort()).toEqual(["/plugin/results", "/plugin/sessions"]);
+    const delivered = await adminDb().collection(`figma_sessions/${plugin.roomId}/figma_commands`).get();
+    expect(delivered.size).toBe(0); // answered, then removed by the waiting tools
 
     // Idle: its lastSeenAt keeps moving (written in Firestore) while no request goes to the function.
     while ((await requests(plugin)).some(([, end]) => end < 0)) await new Promise((res) => setTimeout(res, 100)); // the last answers' posts
@@ -101,7 +102,6 @@ describe("falling back to the long-poll", () => {
     expect(texts((await plugin.dump()) as Node)).toContain("polled");
     const used = (await requests(plugin)).map(([, , path]) => path.split("?")[0]);
     expect(used).toContain("/plugin/commands");
-    expect(used).not.toContain("/plugin/claim");
     await agent.close();
   });
 

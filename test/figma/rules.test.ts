@@ -1,8 +1,9 @@
 // firestore.rules for the Figma plugin listening in Firestore: signed in with its device token
 // (claims `device`, `owner`, `kind` = figma-plugin), a plugin reads the pending commands of the
-// rooms its own device registered, and stamps only its session's lastSeenAt with the server's time.
-// Not another device's room (of the same person or another), not as a user, not as a desktop
-// agent, not after the device is revoked; never a command, never any other session field.
+// rooms its own device registered, claims each once (pending → delivered at the server's time), and
+// stamps only its session's lastSeenAt with the server's time. Not another device's room (of the
+// same person or another), not as a user, not as a desktop agent, not after the device is revoked;
+// no other command write, no other session field.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import { assertFails, assertSucceeds, initializeTestEnvironment, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
@@ -31,7 +32,7 @@ beforeAll(async () => {
     const rooms: [string, string, string][] = [[ROOM_A, ALICE, "plug-a"], [ROOM_A2, ALICE, "plug-a2"], [ROOM_B, BOB, "plug-b"], [ROOM_OLD, ALICE, "plug-old"]];
     for (const [room, owner, device] of rooms) {
       await setDoc(doc(db, `figma_sessions/${room}`), { roomId: room, ownerUid: owner, deviceId: device, fileName: "File", pollId: null, lastSeenAt: new Date(0) });
-      await setDoc(doc(db, `figma_sessions/${room}/figma_commands/c1`), { commandId: "c1", tool: "get_selection", argsJson: "{}", state: "pending" });
+      for (const c of ["c1", "c2", "c3"]) await setDoc(doc(db, `figma_sessions/${room}/figma_commands/${c}`), { commandId: c, tool: "get_selection", argsJson: "{}", state: "pending" });
     }
   });
 });
@@ -82,11 +83,21 @@ describe("a paired Figma plugin", () => {
     await assertFails(deleteDoc(doc(db, `figma_sessions/${ROOM_A}`)));
   });
 
-  test("never writes a command: not filing, claiming, answering or deleting one", async () => {
+  test("claims a pending command of its own room once, at the server's time; nothing else", async () => {
     const db = plugin("plug-a", ALICE);
-    await assertFails(setDoc(doc(db, `figma_sessions/${ROOM_A}/figma_commands/c2`), { tool: "delete_node", state: "pending" }));
-    await assertFails(updateDoc(doc(db, `figma_sessions/${ROOM_A}/figma_commands/c1`), { state: "delivered" }));
-    await assertFails(updateDoc(doc(db, `figma_sessions/${ROOM_A}/figma_commands/c1`), { state: "done", resultJson: "{}" }));
-    await assertFails(deleteDoc(doc(db, `figma_sessions/${ROOM_A}/figma_commands/c1`)));
+    const cmd = (room: string, id: string) => doc(db, `figma_sessions/${room}/figma_commands/${id}`);
+    await assertFails(updateDoc(cmd(ROOM_A, "c2"), { state: "delivered" })); // no deliveredAt
+    await assertFails(updateDoc(cmd(ROOM_A, "c2"), { state: "delivered", deliveredAt: new Date() })); // the client's clock
+    await assertFails(updateDoc(cmd(ROOM_A, "c2"), { state: "delivered", deliveredAt: serverTimestamp(), tool: "delete_node" }));
+    await assertFails(updateDoc(cmd(ROOM_A, "c2"), { state: "done", resultJson: "{}" }));
+    await assertSucceeds(updateDoc(cmd(ROOM_A, "c2"), { state: "delivered", deliveredAt: serverTimestamp() }));
+    // Taken: a second claim (this plugin's again, or another window's) is refused.
+    await assertFails(updateDoc(cmd(ROOM_A, "c2"), { state: "delivered", deliveredAt: serverTimestamp() }));
+    await assertFails(updateDoc(cmd(ROOM_A2, "c2"), { state: "delivered", deliveredAt: serverTimestamp() }));
+    await assertFails(updateDoc(cmd(ROOM_B, "c2"), { state: "delivered", deliveredAt: serverTimestamp() }));
+    await assertFails(updateDoc(doc(plugin("plug-old", ALICE), `figma_sessions/${ROOM_OLD}/figma_commands/c2`), { state: "delivered", deliveredAt: serverTimestamp() }));
+    await assertFails(updateDoc(doc(plugin("plug-a", ALICE, "desktop-agent"), `figma_sessions/${ROOM_A}/figma_commands/c3`), { state: "delivered", deliveredAt: serverTimestamp() }));
+    await assertFails(setDoc(cmd(ROOM_A, "c9"), { tool: "delete_node", state: "pending" }));
+    await assertFails(deleteDoc(cmd(ROOM_A, "c1")));
   });
 });

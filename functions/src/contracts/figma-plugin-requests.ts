@@ -49,8 +49,5 @@ export const resultSchema = z.object({
 });
 export type ResultRequest = z.input<typeof resultSchema>;
 
-export const claimSchema = z.object({ roomId });
-export type ClaimRequest = z.input<typeof claimSchema>;
-
 export const closeSchema = z.object({ roomId });
 export type CloseRequest = z.input<typeof closeSchema>;

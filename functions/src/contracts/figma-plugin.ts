@@ -11,8 +11,6 @@ export const PLUGIN_ROUTES = {
   sessions: "/plugin/sessions",
   /** GET ?room=<roomId>: the long-poll, also the heartbeat → CommandBatch. */
   commands: "/plugin/commands",
-  /** Listening in Firestore: take the room's pending commands now, oldest first → CommandBatch. */
-  claim: "/plugin/claim",
   /** The page or file name changed. */
   heartbeat: "/plugin/heartbeat",
   /** A command's answer. */

@@ -1,15 +1,15 @@
 // What the plugin calls (from Figma's iframe: `Origin: null`, a figma-plugin device token). Paths,
 // bodies and answers are the contract the plugin is built against (contracts/figma-plugin.ts).
 // Register hands the plugin its device's Firestore sign-in: a listening plugin learns of commands
-// there, takes them with a claim and stamps its own lastSeenAt (no request held while idle). A
-// plugin that cannot listen long-polls: the poll is then also the heartbeat, held until a command
-// arrives or for pollSeconds (≤ keep-alive). Claim and poll take commands the same way (claimPending).
+// there, claims them and stamps its own lastSeenAt itself (firestore.rules; no request held while
+// idle) and posts results here. A plugin that cannot listen long-polls: the poll is then also the
+// heartbeat, held until a command arrives or for pollSeconds (≤ keep-alive).
 // A room that is not this device's reads like an unknown one (404), whoever asks.
 import { device, type RequestContext } from "../../mcp/define.js";
 import { route, type HttpRoute } from "../../http/route.js";
 import { notFound, ToolError, unauthenticated } from "../../core/errors.js";
 import { MAX_RESULT_BODY_BYTES, PLUGIN_ROUTES, type CommandBatch, type PluginAnswer, type SessionRegistered } from "../../contracts/figma-plugin.js";
-import { claimSchema, closeSchema, commandsQuerySchema, heartbeatSchema, registerSessionSchema, resultSchema } from "../../contracts/figma-plugin-requests.js";
+import { closeSchema, commandsQuerySchema, heartbeatSchema, registerSessionSchema, resultSchema } from "../../contracts/figma-plugin-requests.js";
 import { parseInput } from "../../mcp/validation.js";
 import { deviceFirebaseSignIn } from "../../auth/firebase-sign-in.js";
 import { MAX_STORED_RESULT_CHARS, POLL_HOLD_MS } from "./config.js";
@@ -73,21 +73,6 @@ async function listenSignIn(ctx: RequestContext, uid: string, deviceId: string):
     return undefined;
   }
 }
-
-const claimRoute = route({
-  method: "POST",
-  path: PLUGIN_ROUTES.claim,
-  description: "Figma plugin (listening in Firestore): take the room's pending commands, oldest first",
-  access: plugin,
-  input: claimSchema,
-  async handle(req, ctx) {
-    const { roomId } = req.input;
-    await ownRoom(ctx, roomId);
-    const claimed = await claimPending(roomId, newId(), { takeOver: true }); // supersedes any poll of the room still held
-    if (claimed.superseded) throw roomNotFound(roomId); // the session is gone: the plugin registers again
-    return { status: 200, body: { commands: claimed.commands } satisfies CommandBatch };
-  },
-});
 
 const heartbeatRoute = route({
   method: "POST",
@@ -194,7 +179,7 @@ const closeRoute = route({
   },
 });
 
-export const pluginRoutes: HttpRoute[] = [registerRoute, heartbeatRoute, commandsRoute, claimRoute, resultsRoute, closeRoute];
+export const pluginRoutes: HttpRoute[] = [registerRoute, heartbeatRoute, commandsRoute, resultsRoute, closeRoute];
 
 /** A result with its exported image fitted for the model; an image too large to decode is the command's error. */
 async function fittedAnswer(result: unknown): Promise<PluginAnswer> {

@@ -1,5 +1,5 @@
 // The session registry and command relay in Firestore, written by this function (the rules let a
-// paired plugin read only its own room's commands and stamp only its session's lastSeenAt). figma_sessions/{roomId} is one open plugin window; its commands live in
+// paired plugin read and claim only its own room's commands and stamp only its session's lastSeenAt). figma_sessions/{roomId} is one open plugin window; its commands live in
 // figma_sessions/{roomId}/figma_commands/{commandId} until answered, then are deleted by the waiting tool.
 import { randomBytes } from "node:crypto";
 import { FieldValue, Timestamp, type DocumentReference, type Firestore } from "firebase-admin/firestore";
@@ -188,20 +188,18 @@ export interface DeliveredCommand {
  * same room took over meanwhile (then nothing: a poll from a dropped connection must not swallow
  * commands the plugin would never see). One atomic batch whose every write is conditional on the
  * documents being unchanged since they were read (no transaction locks: filing commands and
- * heartbeats never wait on a claim); when something changed in between, it reads again.
- * `takeOver` (a listening plugin's claim): `pollId` becomes the room's current one in the same
- * batch, so the claim costs no separate write and any poll still held for the room is superseded.
+ * heartbeats never wait on a claim); when something changed in between, it reads again. (A
+ * listening plugin claims in Firestore itself, one command at a time, as firestore.rules allow.)
  */
-export async function claimPending(roomId: string, pollId: string, opts: { takeOver?: boolean } = {}): Promise<{ superseded: boolean; commands: DeliveredCommand[] }> {
+export async function claimPending(roomId: string, pollId: string): Promise<{ superseded: boolean; commands: DeliveredCommand[] }> {
   for (let attempt = 1; ; attempt++) {
     const [session, pending] = await Promise.all([sessionRef(roomId).get(), commandsOf(roomId).where("state", "==", "pending").get()]);
-    if (!session.exists) return { superseded: true, commands: [] };
-    if (!opts.takeOver && session.data()!.pollId !== pollId) return { superseded: true, commands: [] };
+    if (!session.exists || session.data()!.pollId !== pollId) return { superseded: true, commands: [] };
     if (pending.empty) return { superseded: false, commands: [] };
     const docs = [...pending.docs].sort((a, b) => ((a.data().createdAt as Timestamp | undefined)?.toMillis() ?? 0) - ((b.data().createdAt as Timestamp | undefined)?.toMillis() ?? 0));
     const batch = db().batch();
     const deliveredAt = Timestamp.now();
-    batch.update(session.ref, { lastClaimAt: deliveredAt, ...(opts.takeOver ? { pollId } : {}) }, { lastUpdateTime: session.updateTime! });
+    batch.update(session.ref, { lastClaimAt: deliveredAt }, { lastUpdateTime: session.updateTime! });
     for (const d of docs) batch.update(d.ref, { state: "delivered", deliveredAt }, { lastUpdateTime: d.updateTime });
     try {
       await batch.commit();
