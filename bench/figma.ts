@@ -15,7 +15,7 @@
 // The Functions emulator serves one request per worker process and cold-starts a new process for
 // each concurrent request; a busy 2-core machine cannot start 25 at once (they fail to load), so
 // for (3) the tool side runs in this process with the function's own relay code (relay.ts: file
-// the command, wait on Firestore) while the plugins poll and answer through the real function.
+// the command, wait on Firestore) while the plugins (listening) claim and answer through the real function.
 // Cloud Run serves 80 concurrent requests per instance and has no such limit.
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { createUser } from "../test/support/emulators.js";
