@@ -40,6 +40,8 @@ export interface BridgeOptions {
 
 /** A listening plugin also tells the function it is there once an hour (the session's expiry moves on). */
 const EXPIRY_BEAT_MS = 3600_000;
+/** A window that could not listen long-polls, and tries listening again this much later. */
+const LISTEN_RETRY_MS = 15 * 60_000;
 
 class HttpError extends Error {
   constructor(
@@ -75,8 +77,8 @@ export class Bridge {
   private registered = false;
   private listening: Listening | undefined;
   private mode: RelayMode = { mode: "polling", why: "not connected yet" };
-  /** Why listening could not start: the window long-polls for the rest of its life. */
-  private listenRefused: string | undefined;
+  /** Why listening could not start, and when: the window long-polls, and tries again after LISTEN_RETRY_MS. */
+  private listenRefused: { why: string; at: number } | undefined;
   private listenBroken: Error | undefined;
   /** The latest pending commands the listener saw, claimed one at a time in this order. */
   private pending: PluginCommand[] = [];
@@ -141,6 +143,8 @@ export class Bridge {
         } else {
           const commands = await this.poll();
           for (const c of commands) this.enqueue(c);
+          // Listening was refused a while ago: register again (same room) and try it once more.
+          if (this.listenRefused && Date.now() - this.listenRefused.at >= LISTEN_RETRY_MS) this.registered = false;
         }
         failures = 0;
       } catch (err) {
@@ -193,7 +197,7 @@ export class Bridge {
     await this.stopListening();
     if (this.opts.listen === "off") return void (this.mode = { mode: "polling", why: "listening is turned off" });
     if (!signIn) return void (this.mode = { mode: "polling", why: "the server offers no Firestore sign-in" });
-    if (this.listenRefused) return void (this.mode = { mode: "polling", why: this.listenRefused });
+    if (this.listenRefused && Date.now() - this.listenRefused.at < LISTEN_RETRY_MS) return void (this.mode = { mode: "polling", why: this.listenRefused.why });
     // Until the listener is up, the function hears from the window the old way.
     const beating = setInterval(() => void this.heartbeat(), this.keepalive * 1000);
     try {
@@ -209,9 +213,10 @@ export class Bridge {
         },
       });
       this.mode = { mode: "listening" };
+      this.listenRefused = undefined;
     } catch (err) {
-      this.listenRefused = `Firestore could not be reached (${describeError(err)})`;
-      this.mode = { mode: "polling", why: this.listenRefused };
+      this.listenRefused = { why: `Firestore could not be reached (${describeError(err)})`, at: Date.now() };
+      this.mode = { mode: "polling", why: this.listenRefused.why };
     } finally {
       clearInterval(beating);
     }
