@@ -28,7 +28,7 @@ describe("a production build", () => {
 
   test("the manifest allows only the function's origin and Firestore's and Firebase Auth's", () => {
     const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
-    expect(manifest).toMatchObject({ main: "dist/code.js", ui: "dist/ui.html", documentAccess: "dynamic-page", permissions: ["currentuser"] });
+    expect(manifest).toMatchObject({ main: "dist/code.js", ui: "dist/ui.html", documentAccess: "dynamic-page", permissions: ["currentuser"], enablePrivatePluginApi: true });
     expect(manifest.networkAccess.allowedDomains).toEqual([
       "https://us-central1-acme.cloudfunctions.net",
       "https://firestore.googleapis.com",
