@@ -3,9 +3,9 @@
 // through an explicit room id, not through the plugin routes with their own plugin's token, not in
 // Firestore with the sign-in their own plugin is given, and not through Firestore directly (rules
 // deny every user; a plugin's own reads: rules.test.ts).
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { assertFails, initializeTestEnvironment, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
+import { assertFails, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
+import { rulesEnvironment } from "../support/rules.js";
 import { collection, connectFirestoreEmulator, doc, getDoc, getDocs, initializeFirestore, query, serverTimestamp, setDoc, updateDoc, where, type Firestore } from "firebase/firestore";
 import { deleteApp, initializeApp } from "firebase/app";
 import { connectAuthEmulator, inMemoryPersistence, initializeAuth, signInWithCustomToken } from "firebase/auth";
@@ -122,8 +122,7 @@ describe("through the plugin routes with Mallory's own plugin token", () => {
 describe("through Firestore directly", () => {
   let env: RulesTestEnvironment;
   beforeAll(async () => {
-    const [host, port] = (process.env.FIRESTORE_EMULATOR_HOST ?? "127.0.0.1:8080").split(":");
-    env = await initializeTestEnvironment({ projectId: "demo-rules-figma", firestore: { rules: readFileSync("firestore.rules", "utf8"), host: host!, port: Number(port) } });
+    env = await rulesEnvironment("demo-rules-figma");
     await env.withSecurityRulesDisabled(async (ctx) => {
       await setDoc(doc(ctx.firestore() as unknown as Firestore, "figma_sessions/room-aaaaaaaaaaaaaaaaaaaaaaaa"), { ownerUid: "owner" });
     });

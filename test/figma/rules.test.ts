@@ -4,9 +4,9 @@
 // stamps only its session's lastSeenAt with the server's time. Not another device's room (of the
 // same person or another), not as a user, not as a desktop agent, not after the device is revoked;
 // no other command write, no other session field.
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, test } from "vitest";
-import { assertFails, assertSucceeds, initializeTestEnvironment, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
+import { assertFails, assertSucceeds, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
+import { rulesEnvironment, seedDevices } from "../support/rules.js";
 import { collection, deleteDoc, doc, getDoc, getDocs, query, serverTimestamp, setDoc, updateDoc, where, type Firestore } from "firebase/firestore";
 
 let env: RulesTestEnvironment;
@@ -20,15 +20,15 @@ const commands = (db: Firestore, room: string) => collection(db, `figma_sessions
 const pending = (db: Firestore, room: string) => query(commands(db, room), where("state", "==", "pending"));
 
 beforeAll(async () => {
-  const [host, port] = (process.env.FIRESTORE_EMULATOR_HOST ?? "127.0.0.1:8080").split(":");
-  env = await initializeTestEnvironment({ projectId: "demo-rules-figma-plugin", firestore: { rules: readFileSync("firestore.rules", "utf8"), host: host!, port: Number(port) } });
-  await env.clearFirestore();
+  env = await rulesEnvironment("demo-rules-figma-plugin");
   await env.withSecurityRulesDisabled(async (ctx) => {
     const db = ctx.firestore() as unknown as Firestore;
-    await setDoc(doc(db, "devices/plug-a"), { uid: ALICE, kind: "figma-plugin", name: "Figma — Alice" });
-    await setDoc(doc(db, "devices/plug-a2"), { uid: ALICE, kind: "figma-plugin", name: "Figma — Alice's other Mac" });
-    await setDoc(doc(db, "devices/plug-b"), { uid: BOB, kind: "figma-plugin", name: "Figma — Bob" });
-    await setDoc(doc(db, "devices/plug-old"), { uid: ALICE, kind: "figma-plugin", name: "old", revokedAt: new Date() });
+    await seedDevices(db, "figma-plugin", [
+      { id: "plug-a", uid: ALICE, name: "Figma — Alice" },
+      { id: "plug-a2", uid: ALICE, name: "Figma — Alice's other Mac" },
+      { id: "plug-b", uid: BOB, name: "Figma — Bob" },
+      { id: "plug-old", uid: ALICE, name: "old", revoked: true },
+    ]);
     const rooms: [string, string, string][] = [[ROOM_A, ALICE, "plug-a"], [ROOM_A2, ALICE, "plug-a2"], [ROOM_B, BOB, "plug-b"], [ROOM_OLD, ALICE, "plug-old"]];
     for (const [room, owner, device] of rooms) {
       await setDoc(doc(db, `figma_sessions/${room}`), { roomId: room, ownerUid: owner, deviceId: device, fileName: "File", pollId: null, lastSeenAt: new Date(0) });
