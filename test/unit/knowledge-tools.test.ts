@@ -6,23 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { memoryKnowledge } from "../../functions/src/domains/knowledge/records.js";
-import { EMBEDDING_DIMENSIONS, type Embedder } from "../../functions/src/platform/embeddings.js";
+import { wordsEmbedder } from "../support/knowledge-store-contract.js";
 import { connectInProcess, idTokenCaller, loadDomain } from "../support/in-process.js";
 import { callTool, textOf } from "../support/mcp.js";
-
-/** Each word adds to one dimension: texts sharing words are near, texts sharing none are orthogonal. */
-const wordsEmbedder: Embedder = {
-  model: "test-words",
-  dimensions: EMBEDDING_DIMENSIONS,
-  async embed(texts) {
-    return texts.map((text) => {
-      const v = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
-      for (const w of text.toLowerCase().match(/\p{L}+/gu) ?? []) v[[...w].reduce((h, ch) => (h * 31 + ch.codePointAt(0)!) % EMBEDDING_DIMENSIONS, 7)]! += 1;
-      const norm = Math.hypot(...v) || 1;
-      return v.map((x) => x / norm);
-    });
-  },
-};
 
 const backend = memoryKnowledge(wordsEmbedder);
 const clients: Client[] = [];
@@ -72,7 +58,7 @@ describe("knowledge tools on the memory backend", () => {
     const stats = (await callTool(asAna, "get_stats", {})).structuredContent as { total_documents: number; total_chunks: number; tags: { name: string }[]; embedding_models: { name: string }[] };
     expect(stats).toMatchObject({ total_documents: 2, total_chunks: 2 });
     expect(stats.tags.map((t) => t.name).sort()).toEqual(["focus", "ocean"]);
-    expect(stats.embedding_models).toEqual([{ name: "test-words", chunks: 2 }]);
+    expect(stats.embedding_models).toEqual([{ name: "contract-words", chunks: 2 }]);
     const byAuthor = (await callTool(asAna, "search_by_metadata", { author: "Cal" })).structuredContent as Results;
     expect(byAuthor.results.map((r) => r.title)).toEqual(["Deep work"]);
     const [tide] = (await search(asAna, { query: "anemones", mode: "lexical" })).results;
