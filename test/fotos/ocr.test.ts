@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ocrLanguage, configuredOcrEngine } from "../../functions/src/platform/ocr.js";
 import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";
 import { VISION_MAX_CONTENT_BYTES, VisionOcr } from "../../functions/src/platform/ocr-vision.js";
-import { ENGLISH, GERMAN, JAPANESE, englishScreen, ensureTestFonts, germanScreen, japaneseScreen, wordAccuracy } from "../fotos/vision-fixtures.js";
+import { ENGLISH, GERMAN, JAPANESE, englishScreen, ensureTestFonts, germanScreen, japaneseScreen, wordAccuracy } from "./vision-fixtures.js";
 
 const ocr = new TesseractOcr();
 const squash = (s: string) => s.replace(/\s+/g, " ").trim();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RenderPool } from "../../functions/src/platform/mermaid/pool.js";
 import type { RenderOutcome } from "../../functions/src/platform/mermaid/protocol.js";
 import { rasterize } from "../../functions/src/platform/mermaid/raster.js";
-import { corpus, escapingParts, parseSvgFile } from "../mermaid/corpus.js";
+import { corpus, escapingParts, parseSvgFile } from "./corpus.js";
 
 let pool: RenderPool;
 beforeAll(async () => {

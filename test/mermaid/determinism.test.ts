@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RenderPool } from "../../functions/src/platform/mermaid/pool.js";
 import type { RenderOutcome } from "../../functions/src/platform/mermaid/protocol.js";
 import { canonicaliseIds, counterIdMap } from "../../functions/src/platform/mermaid/ids.js";
-import { corpus, EXTRA_TYPES, parseSvgFile, unsafeParts } from "../mermaid/corpus.js";
+import { corpus, EXTRA_TYPES, parseSvgFile, unsafeParts } from "./corpus.js";
 import type { Logger } from "../../functions/src/core/log.js";
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
