@@ -255,7 +255,7 @@ export interface ListPosition {
 /** Firestore caps array-contains-any (and our per-tag vector queries) at 30 values. */
 export const MAX_TAGS = 30;
 
-// The query shapes, kept apart from the store so that test/knowledge/units.test.ts can record
+// The query shapes, kept apart from the store so that test/unit/knowledge-units.test.ts can record
 // them with a fake query and check that firestore.indexes.json declares an index for each: the
 // emulator serves any shape, production only indexed ones.
 export interface QueryLike<Q> {
