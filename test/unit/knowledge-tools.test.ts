@@ -66,6 +66,17 @@ describe("knowledge tools on the memory backend", () => {
     expect(related.results.map((r) => r.title)).toEqual(["Deep work"]);
   });
 
+  test("resources read from the same backend: a chunk's Markdown, the listing, chunks by tag", async () => {
+    const [tide] = (await search(asAna, { query: "anemones", mode: "lexical" })).results;
+    const chunk = await asAna.readResource({ uri: `kxhub://chunk/${tide!.chunk_id}` });
+    expect(JSON.stringify(chunk.contents)).toContain("hermit crabs");
+    const { resources } = await asAna.listResources();
+    expect(resources.map((r) => r.name)).toEqual(expect.arrayContaining([tide!.chunk_id, "tag: ocean"]));
+    const byTag = await asAna.readResource({ uri: "kxhub://chunks/by-tag/ocean" });
+    expect(JSON.stringify(byTag.contents)).toContain("Tide pools");
+    await expect(asBen.readResource({ uri: `kxhub://chunk/${tide!.chunk_id}` })).rejects.toThrow(/Chunk not found/);
+  });
+
   test("another person finds nothing of it, and someone else's chunk reads as not found", async () => {
     expect((await search(asBen, { query: "anemones", mode: "lexical" })).result_count).toBe(0);
     const [tide] = (await search(asAna, { query: "anemones", mode: "lexical" })).results;
