@@ -1,5 +1,6 @@
-// Query embeddings for the knowledge tools: the process's embedder (platform/embeddings.ts), with
-// provider failures turned into sentences the caller can act on.
+// Query embeddings for the knowledge tools: the embedder of the domain's backend (backend.ts; the
+// function's is the process's, platform/embeddings.ts), with provider failures turned into
+// sentences the caller can act on.
 import { EmbeddingError, type Embedder } from "../../platform/embeddings.js";
 import { LOCAL_MODEL } from "../../platform/embeddings-local.js";
 import type { RequestContext } from "../../mcp/define.js";
