@@ -85,7 +85,7 @@ type CreateCallOptions = (methodName: string, retryCodes?: number[]) => CallOpti
  * API: nothing else in it takes a deadline or a signal per call); the timeout is read at each
  * attempt, so an attempt started late gets only what is left, and the retry settings (a commit
  * passes its own, 60 s per attempt and 600 s in all) are cut to what is left. Tested against a
- * server that never answers (test/unit/deadlines.test.ts): the streams are reset at the deadline.
+ * server that never answers (test/unit/deadlines-firestore.test.ts): the streams are reset at the deadline.
  */
 function endOnTheWire(): boolean {
   const proto = Firestore.prototype as unknown as { createCallOptions?: CreateCallOptions & { bounded?: true } };
