@@ -43,7 +43,8 @@ export async function prepareForOcr(png: Buffer, opts: PrepareOptions = {}): Pro
   if (scale !== 1) image = image.resize({ width: Math.round(width * scale), kernel: "lanczos3" });
   const border = normalize ? BORDER : 0;
   if (border) image = image.extend({ top: border, bottom: border, left: border, right: border, background: "#ffffff" });
-  return { image: await image.png({ compressionLevel: 1 }).toBuffer(), scale, border };
+  // One gray channel (extend and resize would hand on three): a third of the bytes to encode and for tesseract to decode.
+  return { image: await image.toColourspace("b-w").png({ compressionLevel: 1 }).toBuffer(), scale, border };
 }
 
 /** A box on the prepared image, in the original's pixels (rounded outwards). */
