@@ -330,7 +330,7 @@ function writeCostPage(): void {
     const paid = 1000 * (r.ocr * PRICES.visionCall + r.llm * PRICES.geminiFlashAnalysis + r.embedded * PRICES.embeddedText);
     return { run, store, paid, total: [run[0] + store + paid, run[1] + store + paid] as const };
   };
-  const $ = (n: number) => (n === 0 ? "0" : n >= 1 ? n.toFixed(2) : n >= 0.01 ? n.toFixed(3) : n.toPrecision(1).replace(/e-(\d)$/, "e-$1"));
+  const $ = (n: number) => (n === 0 ? "0" : n >= 1 ? n.toFixed(2) : n >= 0.01 ? n.toFixed(3) : n.toFixed(4));
   const range = ([a, b]: readonly [number, number]) => ($(a) === $(b) ? $(a) : `${$(a)}–${$(b)}`);
   const paidWhat = (r: Row) =>
     [r.ocr ? `${f1(r.ocr)} Vision call${r.ocr === 1 ? "" : "s"}` : "", r.llm ? `${f1(r.llm)} analysis` : "", r.embedded ? `${f1(r.embedded)} text embedded` : ""].filter(Boolean).join(", ");
@@ -409,6 +409,7 @@ function writeCostPage(): void {
   lines.push(`- **Per call kind**: $N buys N × ${Math.round(1 / PRICES.visionCall)} Cloud Vision OCR calls (a redaction is two), N × ${Math.round(1 / PRICES.geminiFlashAnalysis)} Gemini Flash analyses, N × ${Math.round(1 / PRICES.claudeSonnetAnalysis)} Claude analyses.`);
   const split = 300;
   lines.push(`- **As daily budgets**: for a monthly ceiling of $${split} on paid APIs split evenly between Vision and analyses, \`BUDGET_CLOUD_VISION_CALLS_PER_DAY\` ≈ ${Math.round(split / 2 / 30 / PRICES.visionCall)} and \`BUDGET_VISION_LLM_CALLS_PER_DAY\` ≈ ${Math.round(split / 2 / 30 / PRICES.geminiFlashAnalysis)} with Gemini Flash (${Math.round(split / 2 / 30 / PRICES.claudeSonnetAnalysis)} with Claude Sonnet).`);
+  lines.push(`- **Devices**: the high end of a person-month is mostly the open Figma plugin (${PLUGIN_HOURS} h a day: up to $${$(30 * PLUGIN_HOURS * p[1])} a month while its polls are held at the function).`);
 
   const page = readFileSync(COST_PAGE, "utf8");
   const [start, end] = ["<!-- cost:figures -->", "<!-- /cost:figures -->"];
