@@ -35,6 +35,7 @@ import { seed as seedKnowledge } from "../scripts/demo/knowledge.js";
 import { PROJECT } from "../test/support/emulators.js";
 import { declaredFunctions } from "../scripts/emulator/endpoints.js";
 import { serveLocally } from "../scripts/emulator/local.js";
+import { localFunctionPath } from "../functions/src/core/where.js";
 
 const CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
@@ -407,7 +408,7 @@ if (SCENARIOS.includes("serve")) {
 if (SCENARIOS.includes("emulator")) {
   console.log(`\n== 2. As npm start serves them (the front, one instance per function): ${CLIENTS}-client burst for ${BURST_SECONDS} s, then recovery`);
   const local = await serveLocally({ host: "127.0.0.1", port: 0, log: createWriteStream("/dev/null") });
-  const urls = Object.fromEntries(DOMAINS.map((d) => [d, `${local.url}/${PROJECT}/us-central1/${d}`])) as Record<Domain, string>;
+  const urls = Object.fromEntries(DOMAINS.map((d) => [d, `${local.url}${localFunctionPath(PROJECT, d)}`])) as Record<Domain, string>;
   for (const d of DOMAINS) await send(urls[d], d); // warm
   console.log(`  before: ${load()}`);
   const tally = await run(urls, CLIENTS, BURST_SECONDS, 0); // a burst: every client at once

@@ -14,6 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { localFunctionPath } from "../functions/src/core/where.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const IDLE_SECONDS = Number(process.env.BENCH_START_IDLE_SECONDS ?? 60);
@@ -206,7 +207,7 @@ if (BASELINE) {
     await until(() => /All emulators ready/.test(fb.output()), fb.child, fb.output, "the Functions emulator");
     const host = /functions at (\S+)/.exec(fb.output())![1]!;
     const project = process.env.GCLOUD_PROJECT ?? "demo-mcp-suite";
-    const servers = after.first.map((b) => ({ name: b.name, url: `http://${host}/${project}/us-central1/${b.name}`, signedIn: false }));
+    const servers = after.first.map((b) => ({ name: b.name, url: `http://${host}${localFunctionPath(project, b.name)}`, signedIn: false }));
     // Each function answers once (a worker loaded), as npm start's health checks did before its URLs.
     await Promise.all(servers.map((s) => fetch(`${s.url}/healthz`).then((r) => r.text())));
     console.log(`  emulators up and every function answered once after ${((performance.now() - t0) / 1000).toFixed(1)} s (no demo data)`);

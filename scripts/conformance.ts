@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { DOMAINS } from "./domains.js";
+import { localFunctionPath } from "../functions/src/core/where.js";
 
 export const REQUIREMENTS = "2026-07-28";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -79,7 +80,7 @@ const run = promisify(execFile);
 export async function servedMcpDomains(functionsHost: string, project: string): Promise<Target[]> {
   const targets: Target[] = [];
   for (const domain of DOMAINS) {
-    const url = `http://${functionsHost}/${project}/us-central1/${domain}`;
+    const url = `http://${functionsHost}${localFunctionPath(project, domain)}`;
     const health = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(120_000) });
     const body = (await health.json()) as { mcp?: boolean; access?: string };
     if (body.mcp) targets.push({ domain, access: body.access ?? "public", url });

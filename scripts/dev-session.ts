@@ -12,11 +12,12 @@ import { FOTOS_BUNDLE_FILE, installLinks } from "../functions/src/contracts/inst
 import { DEMO_PASSWORD, DEMO_USERS } from "./demo/users.js";
 import { DOMAINS } from "./domains.js";
 import { serveLocally } from "./emulator/local.js";
+import { FRONT_PORT, localFunctionPath } from "../functions/src/core/where.js";
 
 const started = Date.now();
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const project = process.env.GCLOUD_PROJECT ?? "demo-mcp-suite";
-const [frontHost = "127.0.0.1", frontPort = "5001"] = (process.env.MCP_FRONT_HOST ?? "127.0.0.1:5001").split(":");
+const [frontHost = "127.0.0.1", frontPort = String(FRONT_PORT)] = (process.env.MCP_FRONT_HOST ?? `127.0.0.1:${FRONT_PORT}`).split(":");
 /** Where npm start writes what is too long for the screen (MCP_LOCAL_DIR for tests). */
 const LOCAL = process.env.MCP_LOCAL_DIR ?? `${ROOT}.local`;
 const show = (file: string) => relative(process.cwd(), file) || file;
@@ -48,14 +49,14 @@ interface Served {
 }
 const served: Served[] = [];
 for (const name of DOMAINS) {
-  const url = `${local.url}/${project}/us-central1/${name}`;
+  const url = `${local.url}${localFunctionPath(project, name)}`;
   const res = await fetch(`${url}/healthz`).catch(() => undefined);
   if (!res?.ok) continue;
   const health = (await res.json()) as { access?: string; mcp?: boolean };
   if (health.mcp === false) continue;
   served.push({ name, url, signedIn: health.access === "signed-in" });
 }
-const oauth = `${local.url}/${project}/us-central1/oauth`;
+const oauth = `${local.url}${localFunctionPath(project, "oauth")}`;
 const first = served.find((s) => s.signedIn) ?? served[0];
 
 const tokenFile = `${LOCAL}/token`;

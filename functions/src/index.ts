@@ -77,7 +77,7 @@ export const knowledgeImportDrain = onSchedule(
   { region: REGION, schedule: "every 1 minutes", timeoutSeconds: 540, memory: "1GiB", concurrency: 1, maxInstances: 1 },
   async () => {
     const [{ drainImports }, { firestore }, { embedder }] = await Promise.all([import("./domains/knowledge/import-queue.js"), import("./platform/firebase.js"), import("./platform/embeddings.js")]);
-    await drainImports(firestore(), await embedder(), 480_000);
+    await drainImports(firestore(), embedder, 480_000);
   },
 );
 

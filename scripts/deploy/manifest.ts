@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { REGION } from "../../functions/src/core/where.js";
 
 const require = createRequire(import.meta.url);
 
@@ -91,10 +92,10 @@ export async function validateWithCli(manifest: Manifest, projectId: string, run
   const build = cli("deploy/functions/build.js");
   const validate = cli("deploy/functions/validate.js");
   const backend = cli("deploy/functions/backend.js");
-  const wantBuild = discovery.yamlToBuild(manifest.raw, projectId, "us-central1", runtime);
+  const wantBuild = discovery.yamlToBuild(manifest.raw, projectId, REGION, runtime);
   const { backend: want } = await build.resolveBackend({
     build: wantBuild,
-    firebaseConfig: { projectId, storageBucket: `${projectId}.appspot.com`, locationId: "us-central1" },
+    firebaseConfig: { projectId, storageBucket: `${projectId}.appspot.com`, locationId: REGION },
     userEnvs,
     nonInteractive: true,
     isEmulator: true, // skips only the Secret Manager look-up, which needs credentials

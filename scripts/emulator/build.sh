@@ -6,6 +6,9 @@ build_functions() {
     return 0
   fi
   say "building functions"
+  # The stamp is the time the build started: a source saved while it ran is newer, so built next time.
+  local started="$stamp.next"
+  mkdir -p "$(dirname "$stamp")" && touch "$started"
   (cd "$ROOT" && npm run --silent build)
-  touch "$stamp"
+  mv "$started" "$stamp"
 }

@@ -14,6 +14,7 @@ import { createServer, request, type IncomingMessage, type OutgoingHttpHeaders, 
 import type { AddressInfo } from "node:net";
 import { busyAnswer, Gate, type GateOptions } from "../../functions/src/http/gate.js";
 import type { ServingProfile } from "../../functions/src/http/capacity.js";
+import { REGION } from "../../functions/src/core/where.js";
 
 /** How long a request past one instance's concurrency may wait for it before the busy answer. */
 const FRONT_WAIT_MS = 10_000;
@@ -87,7 +88,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     if (!match || !upstream) {
       req.resume();
       const names = Object.keys(options.upstreams).sort().join(", ");
-      return send(req, res, failure(404, `No function at ${(req.url ?? "").split("?")[0]}: this server has ${names}, at /<project>/us-central1/<function>.`));
+      return send(req, res, failure(404, `No function at ${(req.url ?? "").split("?")[0]}: this server has ${names}, at /<project>/${REGION}/<function>.`));
     }
     const gate = gateOf(fn!);
     const path = `${match[2] ?? ""}${match[3] ?? ""}`;

@@ -6,7 +6,7 @@ import { frontBound, startFront } from "./front.js";
 import { startInstances } from "./instances.js";
 
 export interface LocalServing {
-  /** http://host:port of the front; functions are at <url>/<project>/us-central1/<function>. */
+  /** http://host:port of the front; functions are at <url>/<project>/<region>/<function> (core/where.ts). */
   url: string;
   /** The instances' process ids (benches measure them). */
   pids(): number[];

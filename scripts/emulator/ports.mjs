@@ -4,6 +4,7 @@
 // Writes the firebase config with those ports and prints shell assignments for ports.sh.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { FRONT_PORT } from "../../functions/src/core/where.ts";
 
 const [source, offsetText, root] = process.argv.slice(2);
 const offset = Number(offsetText);
@@ -12,8 +13,8 @@ const slots = []; // [emulator config object, key]
 for (const e of Object.values(config.emulators)) {
   if (e && typeof e === "object") for (const key of ["port", "websocketPort"]) if (key in e) slots.push([e, key]);
 }
-// The front `npm start` serves the functions through sits where the Functions emulator's 5001 was.
-const FRONT = 5001;
+// The front `npm start` serves the functions through (its port decided in core/where.ts).
+const FRONT = FRONT_PORT;
 
 const probe = (port) =>
   new Promise((resolve) => {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { deployCheck, edit, plantedCopy, removeCopies, REPO, write } from "./plant.js";
 import { FUNCTION_NAMES } from "../../functions/src/core/manifest.js";
+import { REGION } from "../../functions/src/core/where.js";
 
 afterAll(removeCopies);
 
@@ -23,7 +24,7 @@ describe("the repository as it is", () => {
   test("prints each function's region, memory, CPU, timeout, concurrency, instances and secrets, read by the SDK's discovery", () => {
     expect(run.out).toMatch(/function\s+region\s+memory\s+cpu\s+timeout\s+concurrency\s+min\s+max\s+secrets/);
     for (const fn of FUNCTION_NAMES) {
-      const row = run.out.split("\n").find((l) => l.startsWith(`${fn} `) && l.includes("us-central1"));
+      const row = run.out.split("\n").find((l) => l.startsWith(`${fn} `) && l.includes(REGION));
       expect(row, fn).toBeDefined();
       expect(row).toMatch(/\d+ (MiB|GiB)\s+\S+\s+\d+ s\s+\d+\s+\S+\s+\d+/); // memory … timeout, concurrency, min, max (a number)
     }

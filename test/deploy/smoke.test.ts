@@ -8,10 +8,11 @@ import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { PROJECT } from "../support/emulators.js";
 import { SIGNED_IN_FUNCTIONS } from "../../functions/src/core/manifest.js";
+import { REGION } from "../../functions/src/core/where.js";
 
 const REPO = join(import.meta.dirname, "../..");
 const EMULATOR = process.env.FUNCTIONS_EMULATOR_HOST ?? "127.0.0.1:5002";
-const base = (host: string) => `http://${host}/${PROJECT}/us-central1`;
+const base = (host: string) => `http://${host}/${PROJECT}/${REGION}`;
 
 // A planted 5xx is retried like a starting revision would be: 3 s keeps those tests short. Checks of
 // the real functions keep the default budget (cold emulator workers on a busy machine).

@@ -340,4 +340,17 @@ describe("two monitors (Xorg dummy driver: two xrandr outputs side by side)", ()
     const all = await callTool(carolClient, "take_screenshot", { mode: "fullscreen" });
     expect(all.structuredContent).toMatchObject({ mode: "fullscreen", width: 3200, height: 1080 });
   });
+
+  test("a call that names no mode takes what the person's capture.defaultMode says; a call that names one takes that", async () => {
+    const settings = adminDb().doc(`users/${carol.uid}/fotos/settings`);
+    await settings.set({ capture: { defaultMode: "monitor" } });
+    try {
+      const unnamed = await callTool(carolClient, "take_screenshot", { monitor_index: 1 });
+      expect(unnamed.structuredContent).toMatchObject({ mode: "monitor", monitorIndex: 1, width: 1280, height: 1024 });
+      const named = await callTool(carolClient, "take_screenshot", { mode: "fullscreen" });
+      expect(named.structuredContent).toMatchObject({ mode: "fullscreen", width: 3200 });
+    } finally {
+      await settings.delete();
+    }
+  });
 });

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { MCP_FUNCTIONS } from "../../functions/src/core/manifest.js";
+import { localFunctionPath } from "../../functions/src/core/where.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const LOCAL = mkdtempSync(join(tmpdir(), "npm-start-beside-"));
@@ -99,5 +100,5 @@ test("Ctrl-C stops all of it", async () => {
   const { front } = session();
   start.kill("SIGINT");
   expect(await exit).toBe(0);
-  await expect(fetch(`${front}/demo-mcp-suite/us-central1/mermaid/healthz`)).rejects.toThrow();
+  await expect(fetch(`${front}${localFunctionPath("demo-mcp-suite", "mermaid")}/healthz`)).rejects.toThrow();
 }, 60_000);

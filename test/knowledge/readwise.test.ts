@@ -6,9 +6,9 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import puppeteer, { type Browser } from "puppeteer-core";
-import { adminDb, createUser, emailFor, type TestUser } from "../support/emulators.js";
+import { adminDb, createUser, type TestUser } from "../support/emulators.js";
 import { callTool, connect } from "../support/mcp.js";
-import { oauthUrl, TEST_PASSWORD } from "../support/devices.js";
+import { oauthUrl, signInOnPage } from "../support/devices.js";
 
 const TOKEN = "rwTestToken0123456789abcdef";
 let server: Server;
@@ -65,9 +65,7 @@ test("paste the token once, sync, sync again: highlights arrive, nothing is dupl
   const page = await browser.newPage();
   await page.setJavaScriptEnabled(false);
   await page.goto(oauthUrl("/home"));
-  await page.type("#email", emailFor(alice.uid));
-  await page.type("#password", TEST_PASSWORD);
-  await Promise.all([page.waitForNavigation(), page.click("button.primary")]);
+  await signInOnPage(page, alice);
 
   // Signed in (the sign-in's way back to /home is home.test.ts'): the page under test.
   await page.goto(oauthUrl("/home"));

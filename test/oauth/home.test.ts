@@ -6,9 +6,9 @@ import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import type { Client } from "@modelcontextprotocol/client";
-import { adminDb, createUser, emailFor, functionUrl, type TestUser } from "../support/emulators.js";
+import { adminDb, createUser, functionUrl, type TestUser } from "../support/emulators.js";
 import { callTool, connect } from "../support/mcp.js";
-import { csrfOf, oauthUrl, signInCookie, TEST_PASSWORD } from "../support/devices.js";
+import { csrfOf, oauthUrl, signInCookie, signInOnPage } from "../support/devices.js";
 
 const SHOTS = new URL("../../test-results/oauth/", import.meta.url);
 let browser: Browser;
@@ -62,9 +62,7 @@ test("signed in from the sign-in page, the person changes a Fotos setting and de
   await page.goto(oauthUrl("/home"));
   expect(await page.$eval("h1", (h) => h.textContent)).toBe("Sign in");
   expect(await page.$eval("a[href=home]", (a) => a.textContent)).toBe("your home page");
-  await page.type("#email", emailFor(alice.uid));
-  await page.type("#password", TEST_PASSWORD);
-  await Promise.all([page.waitForNavigation(), page.click("button.primary")]);
+  await signInOnPage(page, alice);
   expect(await page.$eval("h1", (h) => h.textContent)).toBe("Your home");
 
   // Every setting with its default and what it does.

@@ -3,7 +3,12 @@
 // with its environment), and bursts of parallel requests (which in the Functions emulator would each
 // start a cold worker, so they are sent to the routes here).
 import { afterEach, expect, test, vi } from "vitest";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import * as firebase from "../../functions/src/platform/firebase.js";
+
+/** `npm run invite -- …` as the operator runs it (the emulator's hosts are in this environment). */
+const invite = async (...args: string[]): Promise<string> => (await promisify(execFile)("bash", ["scripts/run.sh", "scripts/invite.ts", ...args], { timeout: 120_000 })).stdout;
 
 /** The modules loaded afresh (settings read again), sharing this process's one Firestore client (its settings apply once). */
 function freshModules(): void {
@@ -109,7 +114,7 @@ test("a burst of parallel wrong device codes from many addresses gets exactly th
 
 // Who may sign up (SIGN_UP, read once at cold start).
 test("outside the operator's list, without an invitation or with an unconfirmed email, sign-in ends on a refusal page and no session", async () => {
-  const { adminAuth, adminDb, createUser, emailFor, TEST_PASSWORD } = await import("../support/emulators.js");
+  const { adminAuth, createUser, emailFor, TEST_PASSWORD } = await import("../support/emulators.js");
   const withSetting = async (setting: string) => {
     process.env.SIGN_UP = setting;
     const oauth = await oauthInProcess();
@@ -128,13 +133,48 @@ test("outside the operator's list, without an invitation or with an unconfirmed 
 
   const onlyOwner = await withSetting("owner@elsewhere.example");
   expect(await onlyOwner.signIn(email)).toMatchObject({ status: 403, session: false, html: expect.stringContaining(`This server is open only to the people its operator listed, and ${email} is not one of them. Ask the operator to add it.`) });
-  expect(await onlyOwner.askLink(email)).toMatchObject({ status: 403, html: expect.stringContaining("is not one of them") });
+  // Asking for a link tells no one who may sign up: the same page, and no email sent.
+  const sentTo = async (to: string) => {
+    const { PROJECT } = await import("../support/emulators.js");
+    const codes = (await (await fetch(`http://${process.env.FIREBASE_AUTH_EMULATOR_HOST}/emulator/v1/projects/${PROJECT}/oobCodes`)).json()) as { oobCodes: { email: string; requestType: string }[] };
+    return codes.oobCodes.filter((c) => c.email === to && c.requestType === "EMAIL_SIGNIN").length;
+  };
+  const refusedLink = await onlyOwner.askLink(email);
+  expect(refusedLink).toMatchObject({ status: 200, html: expect.stringContaining(`If <b>${email}</b> may sign in here, we sent it a sign-in link.`) });
+  expect(refusedLink.html).not.toContain("is not one of them");
+  expect(await sentTo(email)).toBe(0);
+  expect(await listedDomain.askLink(email)).toMatchObject({ status: 200, html: expect.stringContaining(`If <b>${email}</b> may sign in here, we sent it a sign-in link.`) });
+  expect(await sentTo(email)).toBe(1);
 
   const invitation = await withSetting("invitation");
   expect(await invitation.signIn(email)).toMatchObject({ status: 403, session: false, html: expect.stringContaining(`This server is open by invitation only, and ${email} has no invitation. Ask the operator for one.`) });
-  await adminDb().collection("signUpInvitations").doc(email).set({ invitedBy: "operator" });
+  // The operator invites with `npm run invite` (scripts/invite.ts), as docs/configuration.md says.
+  expect(await invite(email)).toContain(`Invited in the emulator (${process.env.FIRESTORE_EMULATOR_HOST}): ${email}.`);
   expect(await invitation.signIn(email)).toMatchObject({ status: 303, session: true });
+  expect(await invite("--list")).toContain(`  ${email}`);
+  expect(await invite("--remove", email)).toContain(`Invitation taken back`);
+  expect(await invitation.signIn(email)).toMatchObject({ status: 403, session: false });
+  await expect(invite("not-an-address")).rejects.toThrow("Not an email address: not-an-address");
 
   expect(await (await withSetting("open")).signIn(email)).toMatchObject({ status: 303, session: true });
   await expect(withSetting("alice@, bob")).rejects.toThrow('SIGN_UP must be open, invitation, or emails and domains separated by commas (alice@example.com,@example.org), not "alice@, bob"');
 }, 120_000);
+
+// Narrowing SIGN_UP later ends the access accounts now outside it already had: every credential
+// (access tokens, refresh, device credentials, ID tokens) is checked against the account's state.
+test("an account a narrowed SIGN_UP no longer admits is refused at its next credential check; one it admits is not", async () => {
+  const { adminAuth, createUser } = await import("../support/emulators.js");
+  const stateWith = async (setting: string, uid: string) => {
+    process.env.SIGN_UP = setting;
+    freshModules();
+    const { accountState } = await import("../../functions/src/auth/accounts.js");
+    return accountState(uid);
+  };
+  const outsider = await createUser();
+  const listed = await createUser();
+  await adminAuth().updateUser(listed.uid, { emailVerified: true });
+  const listedEmail = (await adminAuth().getUser(listed.uid)).email!;
+  await expect(stateWith("open", outsider.uid)).resolves.toMatchObject({ validAfterSeconds: expect.any(Number) });
+  await expect(stateWith(listedEmail, outsider.uid)).rejects.toThrow("is not one of them. Ask the operator to add it.");
+  await expect(stateWith(listedEmail, listed.uid)).resolves.toMatchObject({ validAfterSeconds: expect.any(Number) });
+}, 60_000);

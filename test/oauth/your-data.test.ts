@@ -8,7 +8,7 @@ import { getStorage } from "firebase-admin/storage";
 import type { CollectionReference, Firestore } from "firebase-admin/firestore";
 import { adminAuth, adminDb, createUser, emailFor, functionUrl, PROJECT, type TestUser } from "../support/emulators.js";
 import { callTool, connect } from "../support/mcp.js";
-import { oauthUrl, pairDevice, signInCookie, TEST_PASSWORD } from "../support/devices.js";
+import { oauthUrl, pairDevice, signInCookie, signInOnPage, TEST_PASSWORD } from "../support/devices.js";
 import { registerClient, tokensFor } from "../support/oauth.js";
 
 let browser: Browser;
@@ -96,9 +96,7 @@ test("delete everything: a wrong password deletes nothing; the right one leaves 
   const page = await browser.newPage();
   await page.setJavaScriptEnabled(false);
   await page.goto(oauthUrl("/home"));
-  await page.type("#email", emailFor(alice.uid));
-  await page.type("#password", TEST_PASSWORD);
-  await Promise.all([page.waitForNavigation(), page.click("button.primary")]);
+  await signInOnPage(page, alice);
   expect(await page.$eval("main", (m) => m.textContent ?? "")).toContain("they are that app's records");
 
   await page.type("#erase-password", "not-my-password");

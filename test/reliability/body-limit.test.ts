@@ -8,6 +8,7 @@ import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startInstances, type Instances } from "../../scripts/emulator/instances.js";
 import { startFront, type Front } from "../../scripts/emulator/front.js";
+import { localFunctionPath } from "../../functions/src/core/where.js";
 
 const MB = 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, "x");
@@ -78,7 +79,7 @@ const DECLARED = 200 * MB;
 
 describe.each([
   ["the function's instance (Cloud Run's framework)", () => served.hosts.mermaid!, "/"],
-  ["npm start's front", () => front.url.replace(/^http:\/\//, ""), "/demo-mcp-suite/us-central1/mermaid"],
+  ["npm start's front", () => front.url.replace(/^http:\/\//, ""), localFunctionPath("demo-mcp-suite", "mermaid")],
 ])("through %s", (_, hostOf, root) => {
   test("a body declared at 200 MB is answered 413 before it is sent, and the connection is closed", async () => {
     const host = hostOf();

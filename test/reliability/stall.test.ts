@@ -19,6 +19,7 @@ import { saveScreenshot } from "../../functions/src/domains/fotos/store.js";
 import { createUser, type TestUser } from "../support/emulators.js";
 import { callTool, connect, textOf } from "../support/mcp.js";
 import { silentServer, stallableProxy, type StallableProxy } from "../support/stall.js";
+import { localFunctionPath } from "../../functions/src/core/where.js";
 
 const FUNCTIONS = ["dermal", "knowledge", "fotos", "figma", "mermaid", "oauth"];
 const UNAVAILABLE = /^Error: Service temporarily unavailable: (.+) did not answer within \d+ s\. Try again in (\d+) s.*\(503\)$/;
@@ -215,7 +216,7 @@ describe("Cloud Vision and a vision LLM that never answer", () => {
 
 describe("a function process that dies under npm start's serving", () => {
   test("is started again: meanwhile the front answers 503 + Retry-After, the log names the exit, then it serves as before", async () => {
-    const dermal = `${front.url}/demo-mcp-suite/us-central1/dermal/healthz`;
+    const dermal = `${front.url}${localFunctionPath("demo-mcp-suite", "dermal")}/healthz`;
     expect((await fetch(dermal)).status).toBe(200);
     const pid = served.pids().find((p) => readFileSync(`/proc/${p}/environ`, "utf8").includes("FUNCTION_TARGET=dermal\0"))!;
     const killedAt = Date.now();

@@ -3,6 +3,7 @@
 // Everything goes through the real `oauth` function and the Auth emulator; nothing is minted here.
 import { DEVICE_CLIENTS, type DeviceClientId, type DeviceKind } from "../../functions/src/core/catalog.js";
 import { DEVICE_CODE_GRANT, OAUTH_PATHS, type DeviceAuthorizationResponse, type FirebaseSettings } from "../../functions/src/contracts/oauth.js";
+import type { Page } from "puppeteer-core";
 import { emailFor, functionUrl, TEST_PASSWORD, type TestUser } from "./emulators.js";
 
 export type { DeviceKind } from "../../functions/src/core/catalog.js";
@@ -46,6 +47,13 @@ export async function signInCookie(user: TestUser, headers: Record<string, strin
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__session="))?.split(";")[0];
   if (res.status !== 303 || !cookie) throw new Error(`sign-in failed: HTTP ${res.status} ${await res.text()}`);
   return cookie;
+}
+
+/** Signs `user` in on the sign-in form `page` shows, as a person types it, and waits for the page it leads to. */
+export async function signInOnPage(page: Page, user: TestUser): Promise<void> {
+  await page.type("#email", emailFor(user.uid));
+  await page.type("#password", TEST_PASSWORD);
+  await Promise.all([page.waitForNavigation(), page.click("button.primary")]);
 }
 
 /** The hidden CSRF field of a page's form. */

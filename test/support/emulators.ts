@@ -4,6 +4,7 @@ import { getApps, initializeApp, type App } from "firebase-admin/app";
 import { getAuth } from "firebase-admin/auth";
 import { getFirestore, type Firestore } from "firebase-admin/firestore";
 import { randomUUID } from "node:crypto";
+import { localFunctionPath } from "../../functions/src/core/where.js";
 
 export const PROJECT = process.env.GCLOUD_PROJECT ?? "demo-mcp-suite";
 const FUNCTIONS = process.env.FUNCTIONS_EMULATOR_HOST ?? "127.0.0.1:5002";
@@ -11,7 +12,7 @@ const AUTH_HOST = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? "127.0.0.1:9099";
 
 /** URL of a domain's function (MCP at its root), e.g. functionUrl("mermaid", "/api/verify"). */
 export function functionUrl(domain: string, path = ""): string {
-  return `http://${FUNCTIONS}/${PROJECT}/us-central1/${domain}${path}`;
+  return `http://${FUNCTIONS}${localFunctionPath(PROJECT, domain)}${path}`;
 }
 
 function app(): App {

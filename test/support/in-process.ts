@@ -1,11 +1,11 @@
 // The in-process tier: a domain's MCP server built by the same factory the functions use
-// (http/endpoint.ts mcpHandler: the SDK's stateless handler around createServer, with a scope from
+// (http/serve-mcp.ts mcpHandler: the SDK's stateless handler around createServer, with a scope from
 // handler/scope.ts newScope, as every host builds it) and
 // reached by a real MCP client whose fetch calls that handler directly: no emulator, no sockets.
 // Firestore is the emulator where data matters (`npm run test:fast` starts it alone).
 import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from "@modelcontextprotocol/client";
 import type { Caller } from "../../functions/src/auth/caller.js";
-import { mcpHandler } from "../../functions/src/http/endpoint.js";
+import { mcpHandler } from "../../functions/src/http/serve-mcp.js";
 import { newScope, type RequestScope } from "../../functions/src/handler/scope.js";
 import type { DomainDefinition } from "../../functions/src/mcp/define.js";
 import { firestore } from "../../functions/src/platform/firebase.js";

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, test } from "vitest";
 import { startFront, type Front } from "../../scripts/emulator/front.js";
+import { localFunctionPath, REGION } from "../../functions/src/core/where.js";
 
 interface Held {
   req: IncomingMessage;
@@ -42,7 +43,7 @@ async function setup(bound: { maxInFlight: number; maxWaitMs: number; maxQueued?
   cleanup.push(() => new Promise<void>((r) => (upstream.server.closeAllConnections(), upstream.server.close(() => r()))));
   const front: Front = await startFront({ upstreams: { dermal: upstream.host }, port: 0, bounds: { dermal: { maxQueued: 100, ...bound, retryAfterSeconds: 3 } }, timeoutSeconds: { dermal: timeoutSeconds } });
   cleanup.push(() => front.close());
-  const url = `${front.url}/demo-mcp-suite/us-central1/dermal`;
+  const url = `${front.url}${localFunctionPath("demo-mcp-suite", "dermal")}`;
   return { upstream, front, url };
 }
 
@@ -208,10 +209,10 @@ test("a client that leaves is passed on: the function's request is closed (its h
 
 test("a path that names no served function gets a 404 sentence listing the functions", async () => {
   const { front, upstream } = await setup({ maxInFlight: 1, maxWaitMs: 1_000 });
-  for (const path of ["/demo-mcp-suite/us-central1/nosuch", "/demo-mcp-suite/us-central1/__proto__", "/favicon.ico"]) {
+  for (const path of [localFunctionPath("demo-mcp-suite", "nosuch"), localFunctionPath("demo-mcp-suite", "__proto__"), "/favicon.ico"]) {
     const res = await fetch(`${front.url}${path}`);
     expect(res.status).toBe(404);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(`No function at ${path}: this server has dermal, at /<project>/us-central1/<function>.`);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(`No function at ${path}: this server has dermal, at /<project>/${REGION}/<function>.`);
   }
   expect(upstream.held).toHaveLength(0);
 });

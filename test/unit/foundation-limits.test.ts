@@ -35,3 +35,18 @@ test("a result larger than clients accept as a whole is refused, not cut", async
   const huge = { content: [{ type: "text" as const, text: "ok" }], structuredContent: { rows: "x".repeat(1_000_000) } };
   await expect(guardResultSize(huge)).rejects.toMatchObject({ kind: "too_large", message: expect.stringMatching(/^The result is \d+ KB, more than MCP clients accept/) });
 });
+
+test("a result's size is bounded soundly without serialising it: text that JSON escapes sixfold still counts as such", async () => {
+  // 100,000 control characters (each `\u0001` on the wire: 600 KB) beside a 400 KB image: over 900 KB.
+  const png = Buffer.alloc(300_000);
+  png.writeUInt32BE(10, 16);
+  png.writeUInt32BE(10, 20);
+  const escaped = { type: "text" as const, text: "\u0001".repeat(100_000) };
+  const image = { type: "image" as const, data: png.toString("base64"), mimeType: "image/png" };
+  const data = { ok: true };
+  await expect(guardResultSize({ content: [escaped, image], structuredContent: data }, undefined, JSON.stringify(data).length)).rejects.toMatchObject({ kind: "too_large" });
+  // The same parts in plain letters fit (700 KB) and pass as they are.
+  const plain = { type: "text" as const, text: "a".repeat(100_000) };
+  const result = await guardResultSize({ content: [plain, image], structuredContent: data }, undefined, JSON.stringify(data).length);
+  expect(result.content).toEqual([plain, image]);
+});

@@ -39,6 +39,8 @@ describe("result cards", () => {
       const top = cards[0]!;
       expect(hits[0]!.match?.terms.length).toBeGreaterThan(0);
       expect(top.marks.some((m) => hits[0]!.match!.terms.includes(m))).toBe(true);
+      // Marked as the search matched: "habits" marks the title "Habit Notes" too (its stem).
+      expect(cards.find((c) => c.title === "Habit Notes")?.marks).toContain("habit");
       expect(top.why).toMatch(/^Matched on words: /);
       await shown.done(`knowledge-results-${theme}`);
     }, 120_000);

@@ -110,6 +110,13 @@ describe("the diagram view in a browser host", () => {
       await shown.frame.waitForSelector(".canvas svg", { timeout: 20_000 });
       const labels = await shown.frame.$eval(".canvas svg", (svg) => svg.textContent ?? "");
       for (const label of ["Start here", "Decide now", "Finish line"]) expect(labels).toContain(label);
+      // Each label's text fits the box the server measured for it, in the browser's own fonts.
+      const overflowing = await shown.frame.$$eval(".canvas svg foreignObject", (fos) =>
+        fos
+          .map((fo) => ({ text: fo.textContent?.trim() ?? "", needs: (fo.firstElementChild as HTMLElement | null)?.scrollWidth ?? 0, room: Number(fo.getAttribute("width")) }))
+          .filter((l) => l.text && l.needs > l.room + 1),
+      );
+      expect(overflowing).toEqual([]);
       const look = await shown.frame.evaluate(() => ({ theme: document.documentElement.dataset.theme, background: getComputedStyle(document.body).backgroundColor }));
       expect(look.theme).toBe(theme);
       expect(look.background).toBe(theme === "dark" ? "rgb(31, 32, 35)" : "rgb(255, 255, 255)"); // the host's own variable

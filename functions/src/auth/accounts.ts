@@ -1,11 +1,13 @@
 // The current state of a user's account: disabled or not, custom claims, when tokens were last
 // revoked. Tokens carry claims as they were at sign-in; health data needs them as they are now,
 // so every credential is checked against this (cached for ACCOUNT_CHECK_SECONDS, default 60 s:
-// a disabled account or a removed `clinician` claim loses access within a minute).
+// a disabled account, a removed `clinician` claim, or an account a narrowed SIGN_UP no longer
+// admits loses access within a minute).
 import { getAuth } from "firebase-admin/auth";
 import { envNumber } from "../core/env.js";
 import { unauthenticated, unavailable } from "../core/errors.js";
 import { adminApp } from "../platform/firebase.js";
+import { signUpRefusal } from "./sign-up.js";
 
 export interface AccountState {
   claims: Record<string, unknown>;
@@ -38,6 +40,10 @@ async function load(uid: string): Promise<AccountState> {
     });
   if (!user) throw unauthenticated("This account no longer exists: sign in again");
   if (user.disabled) throw unauthenticated("This account is disabled: ask the administrator to enable it");
+  // Who may use the deployment is checked at every credential, not only at sign-in: an operator who
+  // narrows SIGN_UP ends the access that accounts now outside it already had.
+  const refused = await signUpRefusal({ email: user.email, emailVerified: user.emailVerified });
+  if (refused) throw unauthenticated(refused);
   const validAfter = user.tokensValidAfterTime ? Date.parse(user.tokensValidAfterTime) / 1000 : 0;
   return { claims: { ...(user.customClaims ?? {}) }, validAfterSeconds: Math.floor(validAfter) };
 }

@@ -6,6 +6,8 @@ import type { DeviceKind } from "./policy.js";
 
 /** The one signature algorithm of our access tokens. */
 export const ALG = "ES256";
+/** The header type of our access tokens (RFC 9068), how a verifier tells them from ID tokens. */
+export const ACCESS_TOKEN_TYPE = "at+jwt";
 
 export type GrantKind = "client" | "device";
 
@@ -23,11 +25,11 @@ export interface AccessClaims {
 
 const jwksByIssuer = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
-/** Verifies signature, issuer, type and expiry; the audience is checked by the caller (SDK helper). */
+/** Verifies signature, issuer, type and expiry, and the audience when given (decoding the token once). */
 export async function verifyAccessJwt(token: string, issuer: string, audience?: string): Promise<AccessClaims> {
   let jwks = jwksByIssuer.get(issuer);
   if (!jwks) jwksByIssuer.set(issuer, (jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`), { timeoutDuration: 5000, cooldownDuration: 30_000 })));
-  const { payload } = await jwtVerify(token, jwks, { issuer, typ: "at+jwt", algorithms: [ALG], ...(audience ? { audience } : {}) });
+  const { payload } = await jwtVerify(token, jwks, { issuer, typ: ACCESS_TOKEN_TYPE, algorithms: [ALG], ...(audience ? { audience } : {}) });
   return toClaims(payload);
 }
 

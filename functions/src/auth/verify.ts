@@ -3,7 +3,9 @@
 // verifier; the shared layer answers failures with the SDK's challenge (`resource_metadata`).
 // Two kinds of token arrive: Firebase ID tokens (programmatic clients, where the deployment accepts
 // them: auth/id-tokens.ts) and our own access tokens (OAuth clients and paired devices), told apart
-// by their issuer.
+// by their header (ours are RFC 9068 `at+jwt`). Each is decoded and its audience checked once, here,
+// with its signature; the endpoint asks the SDK for no second audience check.
+import { decodeProtectedHeader } from "jose";
 import { getAuth, type DecodedIdToken } from "firebase-admin/auth";
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import { ToolError } from "../core/errors.js";
@@ -15,7 +17,7 @@ import { grantActive } from "./grants.js";
 import { idTokenRefusal, idTokens } from "./id-tokens.js";
 import { signUpRefusal } from "./sign-up.js";
 import type { AccessPolicy, CredentialKind } from "./policy.js";
-import { issuerOf, verifyAccessJwt } from "./tokens.js";
+import { ACCESS_TOKEN_TYPE, verifyAccessJwt } from "./tokens.js";
 
 const refuse = (message: string) => new OAuthError(OAuthErrorCode.InvalidToken, message);
 
@@ -41,7 +43,7 @@ export class CallerVerifier implements OAuthTokenVerifier {
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     try {
-      return issuerOf(token) === this.issuer ? await this.fromAccessToken(token) : await this.fromIdToken(token);
+      return isAccessToken(token) ? await this.fromAccessToken(token) : await this.fromIdToken(token);
     } catch (err) {
       if (err instanceof OAuthError) throw err;
       if (err instanceof ToolError && err.kind === "unauthenticated") throw refuse(err.message);
@@ -78,7 +80,7 @@ export class CallerVerifier implements OAuthTokenVerifier {
   }
 
   private async fromAccessToken(token: string): Promise<AuthInfo> {
-    // The audience is checked here already, before any read for the grant.
+    // Issuer and audience (this function's URL, RFC 8707) are checked here, before any read for the grant.
     const claims = await verifyAccessJwt(token, this.issuer, this.resource).catch(() => {
       throw refuse("The access token is invalid, expired or not issued for this resource: refresh it or sign in again");
     });
@@ -101,6 +103,15 @@ export class CallerVerifier implements OAuthTokenVerifier {
       ...(claims.device ? { device: claims.device } : {}),
     };
     return { token, clientId: claims.clientId, scopes: claims.scopes, expiresAt: claims.expiresAt, resource: new URL(claims.resource) };
+  }
+}
+
+/** Our access tokens say so in their header (`typ: at+jwt`); anything else is taken for a Firebase ID token. */
+function isAccessToken(token: string): boolean {
+  try {
+    return decodeProtectedHeader(token).typ === ACCESS_TOKEN_TYPE;
+  } catch {
+    return false;
   }
 }
 

@@ -1,6 +1,6 @@
 // The types of a domain's HTTP routes beside MCP (device and plugin routes, uploads, pages, APIs):
 // part of the handler contract, so a domain's definition (mcp/define.ts) can list its routes
-// without reaching up to http/. http/endpoint.ts authenticates under each route's policy.
+// without reaching up to http/. the pipeline (http/endpoint.ts) authenticates under each route's policy.
 import type { AccessPolicy } from "../auth/policy.js";
 import type { RequestContext } from "./scope.js";
 

@@ -5,11 +5,25 @@
 // answered 413 at once, and a chunked body is counted as it arrives and cut off past the limit.
 // Each function's limits are its own (routes' `body.maxBytes`, else the MCP endpoint's): the
 // process's function registers them (endpoint.ts), the guard asks for the request's path.
+// This is the one place a body's size is enforced: the pipeline's size step (`refuseOversized`)
+// measures only a request the guard did not see (a host that serves the handler on a server of
+// its own), and the MCP SDK is handed the parsed body, so it reads (and bounds) nothing.
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
-import { JSONRPC } from "./jsonrpc.js";
+import { JSONRPC, sendJsonRpcError } from "./jsonrpc.js";
+import type { Response } from "express";
+import { servedFunction } from "../core/where.js";
 
-/** The most bytes a request with this method and path may carry (once the function is loaded). */
-export type BodyLimit = (method: string, path: string) => Promise<number>;
+/** What a function finds for a request's method and path (once it is loaded): at least the most bytes it may carry. */
+export type BodyLimit<T extends Sized = Sized> = (method: string, path: string) => Promise<T>;
+export interface Sized {
+  maxBytes: number;
+}
+
+/** What the guard found for a request it checked (whose body is therefore within its limit). */
+export interface Guarded<T extends Sized> {
+  path: string;
+  found: T;
+}
 
 /**
  * After the answer, the rest of a refused body is read and dropped for at most this long or this
@@ -23,9 +37,17 @@ const LINGER_BYTES = 32 * 1024 * 1024;
 
 const limits = new Map<string, BodyLimit>();
 
-/** Registers function `name`'s limits; the guard uses them in the process that serves `name`. */
-export function guardBodies(name: string, limit: BodyLimit): void {
+/** The requests whose size the guard checked, with the path it read and what the function found for it. */
+const checked = new WeakMap<IncomingMessage, Guarded<Sized>>();
+
+/**
+ * Registers function `name`'s limits; the guard uses them in the process that serves `name`.
+ * Returns how the function reads what the guard found for a request (nothing for a request the
+ * guard did not check), so the path and its lookup are done once.
+ */
+export function guardBodies<T extends Sized>(name: string, limit: BodyLimit<T>): (req: IncomingMessage) => Guarded<T> | undefined {
   limits.set(name, limit);
+  return (req) => checked.get(req) as Guarded<T> | undefined;
 }
 
 /** The sentence of a 413. */
@@ -45,7 +67,7 @@ let installed = false;
  * framework's FUNCTION_TARGET, Cloud Run's K_SERVICE); a process serving none is left alone.
  */
 export function installBodyGuard(env: NodeJS.ProcessEnv = process.env): void {
-  const served = env.FUNCTION_TARGET ?? env.K_SERVICE;
+  const served = servedFunction(env);
   if (installed || !served) return;
   installed = true;
   const emit = Server.prototype.emit;
@@ -55,12 +77,15 @@ export function installBodyGuard(env: NodeJS.ProcessEnv = process.env): void {
     if (event !== "request" || !limit) return pass();
     const [req, res] = args as [IncomingMessage, ServerResponse];
     if (!hasBody(req)) return pass();
+    const path = requestPath(req);
     // The request is held (its bytes wait in the socket) until the function knows its limit.
-    limit(req.method ?? "GET", pathOf(req)).then(
-      (max) => {
+    limit(req.method ?? "GET", path).then(
+      (found) => {
+        const max = found.maxBytes;
         const declared = req.headers["content-length"] === undefined ? undefined : Number(req.headers["content-length"]);
         if (declared !== undefined && declared > max) return refuse(req, res, declared, max);
         if (declared === undefined) countAsItArrives(req, res, max);
+        checked.set(req, { path, found });
         pass();
       },
       // A function that fails to load answers the request itself (endpoint.ts).
@@ -72,9 +97,24 @@ export function installBodyGuard(env: NodeJS.ProcessEnv = process.env): void {
 
 const hasBody = (req: IncomingMessage): boolean => req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
 
-function pathOf(req: IncomingMessage): string {
-  const path = new URL(req.url ?? "/", "http://function").pathname;
+/** The request's path relative to the function, without the query or trailing slashes ("/" for the root). */
+export function requestPath(req: Pick<IncomingMessage, "url">): string {
+  const url = req.url ?? "/";
+  // Origin form ("/path?query"), as clients send it; the absolute form ("http://host/path") parsed.
+  const path = url.startsWith("/") ? url.split("?")[0]! : new URL(url, "http://function").pathname;
   return path.replace(/\/+$/, "") || "/";
+}
+
+/**
+ * The pipeline's size step, for a request the guard did not check (a host serving the handler on
+ * a server of its own, without FUNCTION_TARGET): its body is already read, and measured here.
+ * Answers 413 and returns true when it is over `limit`.
+ */
+export function refuseOversized(req: IncomingMessage & { rawBody?: Buffer }, res: Response, limit: number): boolean {
+  const size = req.rawBody?.length ?? Number(req.headers["content-length"] ?? 0);
+  if (size <= limit) return false;
+  sendJsonRpcError(res, 413, JSONRPC.INVALID_REQUEST, tooLargeSentence(size, limit));
+  return true;
 }
 
 /** Answers 413 without reading the body, then drops what still arrives, within the linger bounds. */

@@ -2,9 +2,30 @@
 // Origin on cross-origin POSTs, so a page on another site cannot drive a user's MCP endpoint; MCP
 // clients outside a browser send none. A route may also accept `Origin: null` (sandboxed iframes
 // such as Figma's plugin UI), which the SDK's validator refuses by design.
-import type { Request } from "express";
+import type { Request, Response } from "express";
 import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
+import type { AccessPolicy } from "../auth/policy.js";
 import { isEmulator } from "../auth/urls.js";
+import type { Logger } from "../core/log.js";
+import { JSONRPC, sendJsonRpcError } from "./jsonrpc.js";
+
+/**
+ * The pipeline's origin step: a request from an origin or Host the policy does not allow is
+ * answered 403; an allowed one gets its CORS headers, and a preflight (OPTIONS) its 204 here.
+ * Returns whether it answered.
+ */
+export function refuseOrigin(req: Request, res: Response, policy: AccessPolicy, self: string, log: Logger): boolean {
+  const publicDocument = policy.anyOrigin === true && hostAllowed(req);
+  if (!publicDocument && (!hostAllowed(req) || !originAllowed(req, { allowNull: policy.allowNullOrigin, selfHost: new URL(self).hostname, cookies: policy.cookies === true }))) {
+    log.warn("refused origin", { origin: req.get("origin"), host: req.get("host") });
+    sendJsonRpcError(res, 403, JSONRPC.INVALID_REQUEST, "Forbidden: this origin may not call this server.");
+    return true;
+  }
+  res.set(publicDocument ? { "access-control-allow-origin": "*" } : corsHeaders(req));
+  if (req.method !== "OPTIONS") return false;
+  res.status(204).end();
+  return true;
+}
 
 /**
  * Hostnames allowed in Origin: ALLOWED_ORIGINS (comma-separated hostnames), plus localhost, except

@@ -13,16 +13,6 @@ export function openScope(domain: string, req: Request, res: Response): RequestS
   return newScope({ domain, ...(/^[0-9a-f]{32}$/.test(trace) ? { requestId: trace } : {}), clientIp: clientIp(req), signal: clientGone(req, res), query: queryOf(req) });
 }
 
-/** The request's path relative to the function, without trailing slashes ("/" for the root). */
-export function requestPath(req: Request): string {
-  return req.path.replace(/\/+$/, "") || "/";
-}
-
-/** Uptime checks: answered by every function, never held behind its gate or a credential. */
-export function isHealthCheck(method: string, path: string): boolean {
-  return method === "GET" && path === "/healthz";
-}
-
 /**
  * An AbortSignal that fires when the client goes away before the response is complete. The SDK's
  * own signal does not see this in a stateless handler, so MCP handlers get both.

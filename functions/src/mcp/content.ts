@@ -32,10 +32,15 @@ export function truncateText(text: string, limit = MAX_RESULT_TEXT, cursor?: str
 }
 
 /** Text of a JSON value as models read it best: pretty, but compact when large. */
-export function jsonText(data: unknown): string {
+export function jsonText(data: unknown, compact = JSON.stringify(data)): string {
+  // A large value (whose pretty form is larger still) is serialised once, compact.
+  if (compact.length > PRETTY_UP_TO) return compact;
   const pretty = JSON.stringify(data, null, 2);
-  return pretty.length > 20_000 ? JSON.stringify(data) : pretty;
+  return pretty.length > PRETTY_UP_TO ? compact : pretty;
 }
+
+/** Characters up to which a result's JSON text is pretty-printed. */
+const PRETTY_UP_TO = 20_000;
 
 export const textContent = (text: string): ContentBlock => ({ type: "text", text });
 
@@ -64,8 +69,10 @@ export async function fitImageForModel(data: Buffer, mimeType = "image/png"): Pr
  * Keeps a result inside what clients accept: the text limit over all text blocks (in order), every
  * image within the side and byte limits (downscaled when larger), and the whole result under
  * MAX_RESULT_BYTES (else a too-large error: a cut structuredContent would be worse than none).
+ * `structuredBytes`, when the caller has serialised structuredContent already, is its length: a
+ * result whose parts certainly fit is then not serialised again to be measured.
  */
-export async function guardResultSize(result: CallToolResult, limit = MAX_RESULT_TEXT): Promise<CallToolResult> {
+export async function guardResultSize(result: CallToolResult, limit = MAX_RESULT_TEXT, structuredBytes?: number): Promise<CallToolResult> {
   let budget = limit;
   const content = await Promise.all(
     result.content.map(async (block) => {
@@ -77,6 +84,7 @@ export async function guardResultSize(result: CallToolResult, limit = MAX_RESULT
     }),
   );
   const guarded = { ...result, content };
+  if ((bytesAtMost(guarded, structuredBytes) ?? Infinity) <= MAX_RESULT_BYTES) return guarded;
   const bytes = serializedBytes(guarded);
   if (bytes > MAX_RESULT_BYTES) {
     throw tooLarge(
@@ -96,6 +104,24 @@ async function fitImageBlock(block: ImageContent): Promise<ImageContent> {
     if (width <= MAX_IMAGE_SIDE && height <= MAX_IMAGE_SIDE) return block;
   }
   return fitImageForModel(bytes, block.mimeType);
+}
+
+/**
+ * An upper bound of a result's size on the wire from its parts' lengths, without serialising it;
+ * undefined when a part's size is not known that way. A character of text takes at most 6 bytes
+ * in JSON (`\u001f`), of already serialised JSON at most 3 (UTF-8); base64 is ASCII.
+ */
+function bytesAtMost(result: CallToolResult, structuredBytes: number | undefined): number | undefined {
+  const { content, structuredContent, isError, ...rest } = result;
+  if (Object.keys(rest).length || (structuredContent !== undefined && structuredBytes === undefined)) return undefined;
+  let bytes = 64 + (structuredContent === undefined ? 0 : 3 * structuredBytes! + 32) + (isError === undefined ? 0 : 16);
+  for (const block of content) {
+    const keys = Object.keys(block).length;
+    if (block.type === "text" && keys === 2) bytes += 6 * block.text.length + 32;
+    else if (block.type === "image" && keys === 3) bytes += block.data.length + 6 * block.mimeType.length + 48;
+    else return undefined;
+  }
+  return bytes;
 }
 
 /** Size of a result as it goes on the wire (what MAX_RESULT_BYTES limits). */

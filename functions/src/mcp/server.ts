@@ -36,7 +36,7 @@ export const PACKAGE_VERSION: string = (() => {
 
 /**
  * A domain's MCP server for one scope, for any host: the function (a server per request, through
- * the SDK's stateless handler: http/endpoint.ts), `fotos-agent mcp` over stdio (one scope for its
+ * the SDK's stateless handler: http/serve-mcp.ts), `fotos-agent mcp` over stdio (one scope for its
  * process) and the in-process tests. `cleanup` closes it.
  */
 export function createServer(domain: DomainDefinition, scope: RequestScope): { server: McpServer; cleanup(): Promise<void> } {
@@ -120,9 +120,9 @@ function registerTool(server: McpServer, t: ToolDefinition, context: (sdk?: Serv
       try {
         const input = parseInput(t.inputSchema, args);
         const out = await t.handler(input, ctx);
-        const result = toCallToolResult(t, out, ctx);
+        const { result, structuredBytes } = toCallToolResult(t, out, ctx);
         ctx.log.info("tool call", { tool: t.name, ms: Math.round(performance.now() - started) });
-        return await guardResultSize(result);
+        return await guardResultSize(result, undefined, structuredBytes);
       } catch (err) {
         const error = asToolError(err);
         if (error.kind === "internal") {
@@ -136,9 +136,10 @@ function registerTool(server: McpServer, t: ToolDefinition, context: (sdk?: Serv
   );
 }
 
-function toCallToolResult(t: ToolDefinition, out: unknown, ctx: RequestContext): CallToolResult {
-  if (typeof out === "string") return { content: [textContent(out)] };
-  if (!t.outputSchema || (out as CallToolResult).isError === true) return out as CallToolResult;
+/** The SDK's result of a handler's answer; for structured data, also its serialised length (the structuredContent's size). */
+function toCallToolResult(t: ToolDefinition, out: unknown, ctx: RequestContext): { result: CallToolResult; structuredBytes?: number } {
+  if (typeof out === "string") return { result: { content: [textContent(out)] } };
+  if (!t.outputSchema || (out as CallToolResult).isError === true) return { result: out as CallToolResult };
   const { data, text, content = [] } = out as StructuredResult<unknown>;
   const check = t.outputSchema.safeParse(data);
   if (!check.success) {
@@ -146,7 +147,12 @@ function toCallToolResult(t: ToolDefinition, out: unknown, ctx: RequestContext):
     ctx.log.error("tool output does not match its outputSchema", { tool: t.name, issues: check.error.issues.slice(0, 5) });
     throw new Error(`output schema mismatch in ${t.name}`);
   }
-  return { content: [textContent(text ?? jsonText(data)), ...content], structuredContent: data as Record<string, unknown> };
+  // Serialised once: the text (when the handler gives none) and the size guard share it.
+  const compact = JSON.stringify(data);
+  return {
+    result: { content: [textContent(text ?? jsonText(data, compact)), ...content], structuredContent: data as Record<string, unknown> },
+    structuredBytes: compact.length,
+  };
 }
 
 function contextFor(scope: RequestScope, backend: unknown, sdk?: ServerContext): RequestContext {

@@ -16,6 +16,7 @@
 // few model calls, not 50).
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { isEmulator } from "../core/where.js";
 import { EMBEDDING_DIMENSIONS, EmbeddingError, normalize, type Embedder, type EmbedTask } from "./embedder.js";
 import type { LocalModel } from "./embeddings-local-model.js";
 import type { WorkerData, WorkerReply } from "./embeddings-local-worker.js";
@@ -43,7 +44,7 @@ function defaultMaxWorkers(env = process.env): number {
   const configured = Number(env.EMBEDDINGS_LOCAL_WORKERS);
   if (Number.isInteger(configured) && configured >= 1) return configured;
   // The emulator runs a process per concurrent request: each would hold its own workers.
-  if (env.FUNCTIONS_EMULATOR === "true") return 1;
+  if (isEmulator(env)) return 1;
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 

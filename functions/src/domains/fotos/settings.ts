@@ -2,7 +2,7 @@
 // defaults below: a user with no settings, or with only some, gets the defaults for the rest.
 // Unknown keys are ignored, wrong types fall back. Where they are stored is the backend's business
 // (the function: users/{uid}/fotos/settings; `fotos-agent mcp` standalone: nowhere, the defaults).
-import { CAPTURE_MODES } from "../../contracts/fotos-agent.js";
+import { CAPTURE_MODES, type CaptureMode } from "../../contracts/fotos-agent.js";
 import { OCR_LANGUAGES } from "../../platform/ocr-result.js";
 import { VISION_PROVIDERS } from "../../platform/vision-adapter.js";
 
@@ -55,6 +55,12 @@ function overlay<T>(defaults: T, stored: unknown): T {
  */
 export function captureRedaction(settings: Settings, asked?: boolean): { redact?: { region: string } } {
   return asked || settings.capture.redactBeforeUpload ? { redact: { region: settings.ui.region } } : {};
+}
+
+/** What a capture takes and waits when the call does not say: the person's capture settings. */
+export function captureDefaults(settings: Settings, asked: { mode?: CaptureMode; delay_ms?: number }): { mode: CaptureMode; delay_ms: number } {
+  const stored = settings.capture.defaultMode as CaptureMode;
+  return { mode: asked.mode ?? (CAPTURE_MODES.includes(stored) ? stored : "fullscreen"), delay_ms: asked.delay_ms ?? Math.max(0, settings.capture.delayMs) };
 }
 
 /** Stored values over the defaults. */

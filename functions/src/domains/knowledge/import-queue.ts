@@ -118,11 +118,16 @@ export async function importNext(db: Firestore, embedder: () => Promise<Embedder
   }
 }
 
-/** The scheduled drain: imports queued files until none is left or the time is up. */
-export async function drainImports(db: Firestore, embedder: Embedder, budgetMs: number): Promise<number> {
+/**
+ * The scheduled drain: imports queued files until none is left or the time is up. The embedder is
+ * made only once a file is claimed: a run that finds the queue empty costs one query.
+ */
+export async function drainImports(db: Firestore, embedder: () => Promise<Embedder>, budgetMs: number): Promise<number> {
   const until = Date.now() + budgetMs;
+  let made: Promise<Embedder> | undefined;
+  const once = () => (made ??= embedder());
   let n = 0;
-  while (Date.now() < until && (await importNext(db, async () => embedder))) n++;
+  while (Date.now() < until && (await importNext(db, once))) n++;
   return n;
 }
 

@@ -141,6 +141,34 @@ export function parseQuery(query: string): ParsedQuery {
   return { words: all.slice(0, MAX_QUERY_WORDS), phrases, dropped: all.slice(MAX_QUERY_WORDS).map((w) => w.text) };
 }
 
+/**
+ * Where in `text` the query's words and phrases occur, as [start, end) ranges in order: a word by
+ * its stems, so "habits" finds "Habit" and "Häuser" finds "Haus", as the search itself matched it.
+ */
+export function matchRanges(text: string, query: string): Array<[number, number]> {
+  const { words: qs, phrases } = parseQuery(query);
+  const wanted = new Set(qs.flatMap((w) => w.variants));
+  const ranges: Array<[number, number]> = [];
+  if (wanted.size) {
+    for (const m of text.matchAll(WORD)) {
+      const w = m[0].toLowerCase();
+      if ([term(w, "en"), term(w, "de")].some((t) => t && wanted.has(t))) ranges.push([m.index!, m.index! + m[0].length]);
+    }
+  }
+  for (const p of phrases) {
+    const pattern = new RegExp(p.text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+"), "giu");
+    for (const m of text.matchAll(pattern)) ranges.push([m.index!, m.index! + m[0].length]);
+  }
+  ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: Array<[number, number]> = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push([...r]);
+  }
+  return merged;
+}
+
 /** Whether the folded words of `text` contain the phrase's words in order. */
 export function containsPhrase(text: string, phrase: QueryPhrase): boolean {
   const hay = ` ${words(text).map(fold).join(" ")} `;

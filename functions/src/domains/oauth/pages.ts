@@ -1,5 +1,5 @@
 // The authorization server's pages: plain HTML forms with inline styles, no scripts (but the home page's import), nothing
-// loaded from outside the function (the CSP set in http/endpoint.ts enforces it).
+// loaded from outside the function (the CSP set in http/serve-route.ts enforces it).
 import type { HttpReply } from "../../http/route.js";
 
 export const escapeHtml = (s: string): string =>

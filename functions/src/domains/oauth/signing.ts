@@ -4,7 +4,7 @@
 // generated once and kept in Firestore so every local function process shares it.
 import { createHash, randomUUID } from "node:crypto";
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
-import { ALG, type AccessClaims } from "../../auth/tokens.js";
+import { ACCESS_TOKEN_TYPE, ALG, type AccessClaims } from "../../auth/tokens.js";
 import { isEmulator } from "../../auth/urls.js";
 import { envNumber } from "../../core/env.js";
 import { firestore } from "../../platform/firebase.js";
@@ -63,7 +63,7 @@ export async function signAccessToken(issuer: string, c: Omit<AccessClaims, "exp
     gk: c.grantKind,
     ...(c.device ? { dev: c.device } : {}),
   })
-    .setProtectedHeader({ alg: ALG, kid: jwk.kid, typ: "at+jwt" })
+    .setProtectedHeader({ alg: ALG, kid: jwk.kid, typ: ACCESS_TOKEN_TYPE })
     .setIssuer(issuer)
     .setSubject(c.uid)
     .setAudience(c.resource)

@@ -46,6 +46,10 @@ function baseConfig(theme: Theme, seed = "mermaid") {
     maxTextSize: MAX_CODE_LENGTH,
     maxEdges: 500,
     theme,
+    // Labels are measured in Liberation Sans (Arial's metrics, fonts.ts), so the SVG asks for fonts
+    // of those metrics: mermaid's own "trebuchet ms", verdana is wider where it exists (macOS,
+    // Windows; Linux maps verdana to DejaVu Sans) and its text overflowed the boxes measured for it.
+    fontFamily: 'arial, "Liberation Sans", arimo, helvetica, sans-serif',
     secure: SECURE_KEYS,
     // Same code + theme → same SVG, byte for byte (render and svg agree; the tools are idempotent).
     deterministicIds: true,

@@ -7,7 +7,7 @@ import { modelImageContent } from "../image.js";
 import { screenshotMetaSchema, screenshotUri } from "../schema.js";
 import { CAPTURE_MODES, MAX_DELAY_MS, quoted, type ScreenshotMeta } from "../screenshots.js";
 import { summarize } from "../pii/summary.js";
-import { captureRedaction } from "../settings.js";
+import { captureDefaults, captureRedaction } from "../settings.js";
 
 export const takeScreenshot = tool(
   {
@@ -18,10 +18,10 @@ export const takeScreenshot = tool(
       "mode: fullscreen (all monitors composited, default), monitor (monitor_index, 0 = first), window (the first window whose title contains window_title, case-insensitive). " +
       "delay_ms waits before capturing. Returns the image (downscaled to at most 1568 px for you) and its metadata; the full-resolution PNG stays at screenshots://{id}.",
     inputSchema: z.object({
-      mode: z.enum(CAPTURE_MODES).default("fullscreen").describe("The capture mode (default fullscreen)"),
+      mode: z.enum(CAPTURE_MODES).optional().describe("The capture mode (default: capture.defaultMode in settings://current, else fullscreen)"),
       monitor_index: z.number().int().min(0).optional().describe("The monitor index (0-based), used when mode is monitor (default 0)"),
       window_title: z.string().max(200).optional().describe("A substring to match against window titles (case-insensitive), used when mode is window"),
-      delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).default(0).describe("Delay in milliseconds before capture (default 0)"),
+      delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).optional().describe("Delay in milliseconds before capture (default: capture.delayMs in settings://current, else 0)"),
       redact_before_upload: z
         .boolean()
         .optional()
@@ -37,7 +37,7 @@ export const takeScreenshot = tool(
   async ({ redact_before_upload, ...input }, ctx) => {
     const fotos = backendOf(ctx);
     const settings = await fotos.settings();
-    const { meta, png, agent, otherAgents } = await fotos.capture({ ...input, ...captureRedaction(settings, redact_before_upload) }, ctx);
+    const { meta, png, agent, otherAgents } = await fotos.capture({ ...input, ...captureDefaults(settings, input), ...captureRedaction(settings, redact_before_upload) }, ctx);
     const image = await modelImageContent(png);
     const what = meta.mode === "monitor" ? `monitor ${meta.monitorIndex}` : meta.mode === "window" ? `window matching "${meta.windowTitle}"` : "fullscreen";
     const others = otherAgents.length ? ` Other online agents (not used): ${otherAgents.map(quoted).join(", ")}; the most recently active one captures.` : "";

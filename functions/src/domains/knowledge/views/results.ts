@@ -6,6 +6,7 @@ import "./results.css";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { connectView, el, resultText, showError, type View } from "../../../mcp/views/app.js";
 import type { SearchSemanticOutput } from "../tools/search_semantic.js";
+import { matchRanges } from "../lexical.js";
 
 type SemanticHit = SearchSemanticOutput["results"][number];
 /** A result of either search: search_by_metadata's carry no match, but a category and a date. */
@@ -23,12 +24,20 @@ const app = document.getElementById("app")!;
 let view: View | undefined;
 let input: Record<string, unknown> = {};
 
-/** The text with every occurrence of the terms in <mark> (text nodes only: nothing is parsed as HTML). */
+/**
+ * The text with the matched words in <mark> (text nodes only: nothing is parsed as HTML), found as
+ * the search found them: by their stems ("habits" marks "Habit") and "quoted phrases" whole.
+ */
 function highlighted(text: string, terms: string[]): (Node | string)[] {
-  const words = terms.map((t) => t.replace(/^"|"$/g, "").trim()).filter((t) => t.length > 1);
-  if (!words.length) return [text];
-  const pattern = new RegExp(`(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`, "giu");
-  return text.split(pattern).map((part, i) => (i % 2 ? el("mark", {}, part) : part));
+  const out: (Node | string)[] = [];
+  let at = 0;
+  for (const [start, end] of matchRanges(text, terms.map((t) => (t.includes(" ") && !t.startsWith('"') ? `"${t}"` : t)).join(" "))) {
+    if (start > at) out.push(text.slice(at, start));
+    out.push(el("mark", {}, text.slice(start, end)));
+    at = end;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
 }
 
 function why(hit: Hit): string {

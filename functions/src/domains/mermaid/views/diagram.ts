@@ -70,6 +70,20 @@ function fit() {
   stage.style.height = `${Math.max(120, Math.ceil(height * scale) + 4)}px`;
 }
 
+/**
+ * Each label's box was measured on the server in Arial's metrics; where this browser has no such
+ * font and draws the label wider, the box grows around its centre so no text is cut off.
+ */
+function fitLabels(svg: SVGSVGElement): void {
+  for (const fo of Array.from(svg.querySelectorAll("foreignObject"))) {
+    const needs = (fo.firstElementChild as HTMLElement | null)?.scrollWidth ?? 0;
+    const room = fo.width.baseVal.value;
+    if (needs <= room + 0.5) continue;
+    fo.setAttribute("width", String(needs));
+    fo.setAttribute("x", String(fo.x.baseVal.value - (needs - room) / 2));
+  }
+}
+
 function showDiagram(svg: string) {
   svgText = svg;
   const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
@@ -90,6 +104,7 @@ function showDiagram(svg: string) {
   // A diagram drawn in a light theme sits on light paper in a dark host, and the other way round.
   stage.dataset.paper = input.theme === "dark" ? "dark" : "light";
   app.replaceChildren(toolbar, stage);
+  fitLabels(canvas.querySelector("svg")!); // measured once the diagram is in the page
   requestAnimationFrame(fit);
 }
 

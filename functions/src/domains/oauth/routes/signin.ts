@@ -114,16 +114,16 @@ export const signInRoutes = [
     const email = f.email.toLowerCase();
     const wait = await limited(req, ...EMAIL_LINKS(req, email, await signInDevice(req.headers, email)));
     if (wait) return form(req, next, `Too many sign-in links requested. Try again in ${waitText(wait)}.`, f.email, 429);
-    // No sign-in email to an address that could not get in anyway (the link itself verifies it);
-    // asked after the limits, so probing who may sign up costs the same as asking for links.
-    const closed = await signUpRefusal({ email, emailVerified: true });
-    if (closed) return errorPage("Not open to this account", closed, 403);
+    // No sign-in email to an address that could not get in anyway (the link itself verifies it),
+    // and the same page either way: asking for links tells no one who may sign up.
     const state = randomBytes(16).toString("hex");
-    await pending().doc(state).create({ email: f.email, next, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(3600) });
-    const sent = await sendSignInLink(f.email, `${req.baseUrl}/signin/email-link?state=${state}`);
-    if (!sent.ok) return form(req, next, "The sign-in link could not be sent. Check the address or use your password.", f.email);
+    if (!(await signUpRefusal({ email, emailVerified: true }))) {
+      await pending().doc(state).create({ email: f.email, next, createdAt: FieldValue.serverTimestamp(), expiresAt: expiresIn(3600) });
+      const sent = await sendSignInLink(f.email, `${req.baseUrl}/signin/email-link?state=${state}`);
+      if (!sent.ok) return form(req, next, "The sign-in link could not be sent. Check the address or use your password.", f.email);
+    }
     // The link only works in this browser (a nonce cookie): someone else's link cannot sign you in as them.
-    return page("Check your email", `<h1>Check your email</h1><p>We sent a sign-in link to <b>${escapeHtml(f.email)}</b>. Open it in this browser to continue.</p>`, {
+    return page("Check your email", `<h1>Check your email</h1><p>If <b>${escapeHtml(f.email)}</b> may sign in here, we sent it a sign-in link. Open it in this browser to continue.</p>`, {
       headers: { "set-cookie": signInNonceCookie(state, req.baseUrl) },
     });
   }),

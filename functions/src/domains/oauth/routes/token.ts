@@ -196,7 +196,7 @@ async function refresh(req: HttpRequest, f: Record<string, string>): Promise<Htt
     if (grantCreatedSeconds < account.validAfterSeconds) return invalidGrant("Your sessions were signed out: connect again");
   } catch (err) {
     if (err instanceof ToolError && err.kind === "unavailable") return oauthError(503, "temporarily_unavailable", err.message);
-    return invalidGrant("The account is disabled or gone: sign in again");
+    return invalidGrant(err instanceof ToolError ? err.message : "The account is disabled or gone: sign in again");
   }
   const body: Record<string, unknown> = { ...(await accessTokenFor(req, grant)) };
   if (successor) body.refresh_token = successor;
