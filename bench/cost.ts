@@ -12,9 +12,9 @@
 // framework serves them (oauth, fotos, figma behind one local front, so their CPU, Firestore use and
 // request time are counted too): take_screenshot answered by the real desktop agent (its bundle, on
 // an Xvfb display), the figma tools answered by the plugin's own relay client and command handlers
-// (test/figma/plugin-process.ts), the oauth function's sign-in and token refresh; and what an
-// agent and an open plugin cost per hour while nothing is asked of them (heartbeats, listener,
-// held polls). docs/cost.md turns these into money.
+// (test/figma/plugin-process.ts, listening in Firestore; its listener and writes mirrored here), the
+// oauth function's sign-in and token refresh; and what an agent and an open plugin cost per hour
+// while nothing is asked of them (heartbeats, keep-alives, listeners). docs/cost.md turns these into money.
 // `npm run bench -- cost`
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -261,11 +261,33 @@ await display.stop();
 // figma: the plugin's relay and command handlers in their own process, paired with the person.
 const device = await pairDevice(person, "figma-plugin", "Figma (cost bench)");
 const plugin = await startPlugin({ credential: { deviceId: device.deviceId, refreshToken: device.credential }, accessToken: device.accessToken, tokenUrl: oauthUrl("/token"), fileName: "Landing page" });
+// The plugin listens in Firestore (its room's pending commands) and writes from its own process
+// (a command marked delivered, its keep-alive on the session): mirrored here, counted as billed.
+const { RELAY_COLLECTIONS, LAST_SEEN_FIELD } = await import("../functions/src/contracts/figma-plugin.js");
+const session = db.collection(RELAY_COLLECTIONS.sessions).doc(plugin.roomId);
+const commandStates = new Map<string, unknown>();
+let lastSeen: unknown;
+const pluginMirrors = [
+  session.collection(RELAY_COLLECTIONS.commands).where("state", "==", "pending").onSnapshot((snap) => void (count.reads += snap.docChanges().length)),
+  session.collection(RELAY_COLLECTIONS.commands).onSnapshot((snap) => {
+    for (const c of snap.docChanges()) {
+      const state = c.doc.get("state");
+      if (state === "delivered" && commandStates.get(c.doc.id) === "pending") count.writes++;
+      commandStates.set(c.doc.id, state);
+    }
+  }),
+  session.onSnapshot((snap) => {
+    const seen = snap.get(LAST_SEEN_FIELD)?.toMillis?.();
+    if (lastSeen !== undefined && seen !== undefined && seen !== lastSeen) count.writes++;
+    lastSeen = seen;
+  }),
+];
 const designer = await connectInProcess(await loadDomain("figma"), { caller: idTokenCaller(person.uid) });
 await measureWithDevices("figma", "get_document_info", () => succeed(designer, "get_document_info", {}));
 await measureWithDevices("figma", "create_rectangle", (i) => succeed(designer, "create_rectangle", { x: 10 * i, y: 10, width: 40, height: 40, name: `Box ${i}` }));
-await measureIdle("Figma plugin open (held polls)");
+await measureIdle("Figma plugin open (listening in Firestore)");
 await plugin.close();
+for (const stop of pluginMirrors) stop();
 await designer.close();
 
 // oauth: a browser sign-in (the page, then the form) and a device's token refresh (its credential
@@ -289,7 +311,7 @@ for (const r of rows) {
     `${r.domain.padEnd(9)} | ${r.tool.padEnd(19)} | ${f1(r.cpuMs).padStart(6)} | ${f1(r.wallMs).padStart(11)} | ${(r.deviceMs === undefined ? "-" : f1(r.deviceMs)).padStart(20)} | ${f1(r.reads).padStart(15)} | ${f1(r.writes).padStart(6)} | ${f1(r.ocr).padStart(16)} | ${f1(r.llm).padStart(16)} | ${f1(r.embedded).padStart(14)}`,
   );
 }
-console.log(`\nwhile a device is connected and nothing is asked, per hour (measured over ${IDLE_SECONDS} s; the figma relay as it is: the function holds the plugin's polls)`);
+console.log(`\nwhile a device is connected and nothing is asked, per hour (measured over ${IDLE_SECONDS} s; the Figma plugin listens in Firestore, as it does wherever it can sign in to Firebase)`);
 console.log("device                                         | CPU s | instance s (requests in flight) | requests | Firestore reads | writes");
 for (const r of idle) {
   console.log(`${r.what.padEnd(46)} | ${f1(r.cpuMs / 1000).padStart(5)} | ${f1(r.instanceMs / 1000).padStart(31)} | ${f1(r.requests).padStart(8)} | ${f1(r.reads).padStart(15)} | ${f1(r.writes).padStart(6)}`);
@@ -409,7 +431,7 @@ function writeCostPage(): void {
   lines.push(`- **Per call kind**: $N buys N × ${Math.round(1 / PRICES.visionCall)} Cloud Vision OCR calls (a redaction is two), N × ${Math.round(1 / PRICES.geminiFlashAnalysis)} Gemini Flash analyses, N × ${Math.round(1 / PRICES.claudeSonnetAnalysis)} Claude analyses.`);
   const split = 300;
   lines.push(`- **As daily budgets**: for a monthly ceiling of $${split} on paid APIs split evenly between Vision and analyses, \`BUDGET_CLOUD_VISION_CALLS_PER_DAY\` ≈ ${Math.round(split / 2 / 30 / PRICES.visionCall)} and \`BUDGET_VISION_LLM_CALLS_PER_DAY\` ≈ ${Math.round(split / 2 / 30 / PRICES.geminiFlashAnalysis)} with Gemini Flash (${Math.round(split / 2 / 30 / PRICES.claudeSonnetAnalysis)} with Claude Sonnet).`);
-  lines.push(`- **Devices**: the high end of a person-month is mostly the open Figma plugin (${PLUGIN_HOURS} h a day: up to $${$(30 * PLUGIN_HOURS * p[1])} a month while its polls are held at the function).`);
+  lines.push(`- **Devices**: of a person-month, the running agent (${AGENT_HOURS} h a day) is $${range([30 * AGENT_HOURS * a[0], 30 * AGENT_HOURS * a[1]])} and the open Figma plugin (${PLUGIN_HOURS} h a day) $${range([30 * PLUGIN_HOURS * p[0], 30 * PLUGIN_HOURS * p[1]])}.`);
 
   const page = readFileSync(COST_PAGE, "utf8");
   const [start, end] = ["<!-- cost:figures -->", "<!-- /cost:figures -->"];
