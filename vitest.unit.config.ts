@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     setupFiles: ["test/unit/no-emulator.ts"],
+    // vitest's default on two cores is one file at a time; a file that mostly waits (deadlines
+    // against a stalled server) then holds up the rest. These files share nothing, so three at once.
+    maxWorkers: 3,
     reporters: ["default"],
   },
 });

@@ -1,19 +1,21 @@
 // Figma relay figures, on the emulator suite (`npm run bench -- figma`):
 // 1. the round trip of a tool call through the relay (MCP client → figma function → Firestore →
-//    plugin long-poll → plugin → result post → tool → client; target < 300 ms median);
+//    plugin → result post → tool → client), with the plugin listening in Firestore (and its claim)
+//    and with it long-polling, calls interleaved (target ≤ 150 ms median listening);
 // 2. get_design_context on the pricing card of test/figma/fixtures.ts (nested auto-layout, text
 //    styles, variables in two modes, a component instance) as JSON and as HTML + CSS, beside (1);
 // 3. 20 concurrent commands across 5 rooms: each creates a uniquely named text layer; every file
 //    must end with exactly its own 4 layers, and no command may be left in Firestore;
 // 4. how long a tool waits on a plugin that died holding its command (target ≤ ~10 s);
 // 5. what an open, idle plugin holds at the function: the time one of its requests is in flight,
-//    per idle hour (on Cloud Run a held request bills its instance), before/after.
+//    per idle hour (on Cloud Run a held request bills its instance), long-polling (before) and
+//    listening in Firestore (after), side by side over the same window.
 // Plugins are real plugin processes (test/figma/plugin-process.ts) paired through the device flow.
 //
 // The Functions emulator serves one request per worker process and cold-starts a new process for
 // each concurrent request; a busy 2-core machine cannot start 25 at once (they fail to load), so
 // for (3) the tool side runs in this process with the function's own relay code (relay.ts: file
-// the command, wait on Firestore) while the plugins poll and answer through the real function.
+// the command, wait on Firestore) while the plugins (listening) claim and answer through the real function.
 // Cloud Run serves 80 concurrent requests per instance and has no such limit.
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { createUser } from "../test/support/emulators.js";
@@ -39,16 +41,24 @@ async function main(): Promise<void> {
   const call = async (args: Record<string, unknown>, name = "get_selection") =>
     (await agent.callTool({ name, arguments: args }, { timeout: 300_000 })) as CallToolResult;
 
-  // 1. Round trip through MCP, one call at a time.
-  for (let i = 0; i < 5; i++) await call({ sessionId: room });
+  // 1. Round trip through MCP, one call at a time, alternating a listening and a polling plugin.
+  const polling = await openPlugin(user, { fileName: "Bench polling", listen: "off" });
+  const modes = [plugins[0]!, polling].map((p) => (p.messages.find((m) => m.type === "state" && (m.state as { status: string }).status === "connected")!.state as { mode: string }).mode);
+  if (modes.join() !== "listening,polling") throw new Error(`the plugins are ${modes.join(" and ")}, not listening and polling`);
+  for (let i = 0; i < 5; i++) for (const sessionId of [room, polling.roomId]) await call({ sessionId });
   const times: number[] = [];
+  const polled: number[] = [];
   for (let i = 0; i < 60; i++) {
-    const t = performance.now();
-    const r = await call({ sessionId: room });
-    times.push(performance.now() - t);
-    if (r.isError) throw new Error(textOf(r));
+    for (const [sessionId, into] of [[room, times], [polling.roomId, polled]] as const) {
+      const t = performance.now();
+      const r = await call({ sessionId });
+      into.push(performance.now() - t);
+      if (r.isError) throw new Error(textOf(r));
+    }
   }
-  console.log(`round trip get_selection through MCP (60 calls): median ${ms(median(times))}, p90 ${ms(pct(times, 0.9))}, min ${ms(Math.min(...times))}, max ${ms(Math.max(...times))}  [target < 300 ms median]`);
+  const line = (xs: number[]) => `median ${ms(median(xs))}, p90 ${ms(pct(xs, 0.9))}, min ${ms(Math.min(...xs))}, max ${ms(Math.max(...xs))}`;
+  console.log(`round trip get_selection through MCP, plugin listening in Firestore (60 calls): ${line(times)}  [target ≤ 150 ms median]`);
+  console.log(`round trip get_selection through MCP, plugin long-polling (60 calls, interleaved): ${line(polled)} (listening/polling median ${(median(times) / median(polled)).toFixed(2)}×)`);
 
   // 2. get_design_context on the pricing card (9 layers), JSON and HTML + CSS.
   for (const format of ["json", "html"]) {
@@ -114,27 +124,40 @@ async function main(): Promise<void> {
       `(${crashed.isError && /stopped responding/.test(textOf(crashed)) ? "stopped responding" : `unexpected: ${textOf(crashed).slice(0, 120)}`})  [target ≤ ~10 s]`,
   );
 
-  // 5. An open plugin left idle: the time a request of it is held at the function, per idle hour.
-  const idle = await openPlugin(user, { fileName: "Bench idle" });
+  // 5. Open plugins left idle, one long-polling (before) and one listening (after), over the same
+  // window: the time a request of each is held at the function, per idle hour; and the listening
+  // one's keep-alive writes (its session's lastSeenAt, read back as it moves).
+  const idlePoll = await openPlugin(user, { fileName: "Bench idle polling", listen: "off" });
+  const idleListen = await openPlugin(user, { fileName: "Bench idle listening" });
   const IDLE_MS = 30_000;
   const from = Date.now();
+  const stamps = new Set<number>();
+  const unwatch = sessionRef(idleListen.roomId).onSnapshot((snap) => {
+    const at = snap.get("lastSeenAt")?.toMillis?.() as number | undefined;
+    if (at && at >= from) stamps.add(at);
+  });
   await new Promise((r) => setTimeout(r, IDLE_MS));
   const to = Date.now();
-  idle.child.send({ type: "net" });
-  const net = (await idle.next((m) => m.type === "net")).requests as [number, number][];
-  // The union of in-flight intervals inside the window (overlapping requests bill the instance once).
-  let covered = 0;
-  let reach = from;
-  for (const [a, b] of net.map(([a, b]) => [Math.max(a, from), Math.min(b, to)] as const).filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0])) {
-    if (b <= reach) continue;
-    covered += b - Math.max(a, reach);
-    reach = b;
+  unwatch();
+  for (const [label, idle] of [["long-polling (before)", idlePoll], ["listening in Firestore (after)", idleListen]] as const) {
+    const before = idle.messages.length;
+    idle.child.send({ type: "net" });
+    const net = (await idle.next((m) => m.type === "net" && idle.messages.indexOf(m) >= before)).requests as [number, number, string][];
+    // The union of in-flight intervals inside the window (overlapping requests bill the instance once).
+    let covered = 0;
+    let reach = from;
+    for (const [a, b] of net.map(([a, b]) => [Math.max(a, from), Math.min(b < 0 ? to : b, to)] as const).filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0])) {
+      if (b <= reach) continue;
+      covered += b - Math.max(a, reach);
+      reach = b;
+    }
+    const perHour = (covered / (to - from)) * 3600;
+    console.log(
+      `an open, idle plugin ${label} (${IDLE_MS / 1000} s, ${net.filter(([a, b]) => a >= from || b < 0 || b > from).length} requests to the function): a request held there ${((covered / (to - from)) * 100).toFixed(1)} % of the time = ` +
+        `${perHour.toFixed(0)} instance-seconds per idle hour` +
+        (idle === idleListen ? `; ${stamps.size} keep-alive writes to its session = ${Math.round((stamps.size / (to - from)) * 3_600_000)} per idle hour` : ""),
+    );
   }
-  const perHour = (covered / (to - from)) * 3600;
-  console.log(
-    `an open, idle plugin (${IDLE_MS / 1000} s, ${net.filter(([a]) => a >= from).length} requests): a request held at the function ${((covered / (to - from)) * 100).toFixed(1)} % of the time = ` +
-      `${perHour.toFixed(0)} instance-seconds per idle hour (long-poll relay; after: a relay that waits in Firestore is not built yet)`,
-  );
 
   await agent.close();
   await stopAllPlugins();

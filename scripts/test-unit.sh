@@ -4,4 +4,6 @@
 source "$(dirname "$0")/toolchain.sh"
 cd "$ROOT"
 unset FIRESTORE_EMULATOR_HOST FIREBASE_AUTH_EMULATOR_HOST FIREBASE_STORAGE_EMULATOR_HOST FUNCTIONS_EMULATOR
+# Tools called in-process log a line each: only errors, so that a failure's output is readable.
+export MCP_LOG_LEVEL="${MCP_LOG_LEVEL:-error}"
 exec vitest run --config vitest.unit.config.ts "$@"

@@ -1,15 +1,22 @@
-// The plugin's side of the relay: register a session for the open file, long-poll the figma
-// function for commands (each poll doubles as the session's heartbeat), run them in order, post
-// the answers. Survives sleep and network
-// loss: any failure leads to reconnecting with backoff, resuming the same room when it still exists.
-// Only `fetch` and timers are used, so the plugin UI and the test harness run the same code.
+// The plugin's side of the relay: register a session for the open file, learn of commands, run
+// them in order, post the answers. Two ways to learn of them: listening in Firestore as this device
+// (listener.ts: nothing held at the function while idle; the keep-alive is a write of the session's
+// lastSeenAt; each pending command is taken with a rule-checked claim), or, when the function offers no sign-in or
+// listening cannot start, long-polling the function (each poll doubles as the heartbeat). Survives
+// sleep and network loss: any failure leads to reconnecting with backoff, resuming the same room
+// when it still exists. The plugin UI and the test harness run the same code.
 import { DeviceFlowError, type AccessTokens } from "../../functions/src/contracts/device-flow.js";
 import { DEFAULT_KEEPALIVE_SECONDS, PLUGIN_ROUTES, type CommandBatch, type CommandResult, type PluginAnswer, type PluginCommand, type SessionRegistered } from "../../functions/src/contracts/figma-plugin.js";
 import type { CloseRequest, CommandsQuery, Heartbeat, RegisterSession, ResultRequest, SessionContext } from "../../functions/src/contracts/figma-plugin-requests.js";
+import type { FirebaseSignIn } from "../../functions/src/contracts/oauth.js";
+import { listen, type Listening } from "./listener.js";
+
+/** How the window learns of commands: listening in Firestore, or long-polling the function (and why). */
+export type RelayMode = { mode: "listening" } | { mode: "polling"; why: string };
 
 export type BridgeState =
   | { status: "connecting" }
-  | { status: "connected"; roomId: string }
+  | ({ status: "connected"; roomId: string } & RelayMode)
   | { status: "reconnecting"; reason: string; retryInSeconds: number }
   | { status: "revoked"; reason: string }
   | { status: "stopped" };
@@ -25,7 +32,16 @@ export interface BridgeOptions {
   keepaliveSeconds?: number;
   /** A room this window had before (kept across reloads). */
   roomId?: string;
+  /** "off": long-poll even when the function offers a Firestore sign-in. */
+  listen?: "auto" | "off";
+  /** Changes the sign-in before it is used (tests: a host that refuses, as a sandbox might). */
+  adjustSignIn?(signIn: FirebaseSignIn): FirebaseSignIn;
 }
+
+/** A listening plugin also tells the function it is there once an hour (the session's expiry moves on). */
+const EXPIRY_BEAT_MS = 3600_000;
+/** A window that could not listen long-polls, and tries listening again this much later. */
+const LISTEN_RETRY_MS = 15 * 60_000;
 
 class HttpError extends Error {
   constructor(
@@ -59,6 +75,16 @@ export class Bridge {
   private pollSeconds = 25;
   private queue: Promise<void> = Promise.resolve();
   private registered = false;
+  private listening: Listening | undefined;
+  private mode: RelayMode = { mode: "polling", why: "not connected yet" };
+  /** Why listening could not start, and when: the window long-polls, and tries again after LISTEN_RETRY_MS. */
+  private listenRefused: { why: string; at: number } | undefined;
+  private listenBroken: Error | undefined;
+  /** The latest pending commands the listener saw, claimed one at a time in this order. */
+  private pending: PluginCommand[] = [];
+  private claiming = false;
+  /** Commands this window took, so a snapshot that still shows one does not run it twice. */
+  private readonly taken = new Set<string>();
 
   constructor(private readonly opts: BridgeOptions) {
     this.keepalive = opts.keepaliveSeconds ?? DEFAULT_KEEPALIVE_SECONDS;
@@ -67,6 +93,10 @@ export class Bridge {
 
   get room(): string | undefined {
     return this.roomId;
+  }
+
+  get relayMode(): RelayMode {
+    return this.mode;
   }
 
   start(): void {
@@ -79,6 +109,7 @@ export class Bridge {
   async stop(close = true): Promise<void> {
     this.running = false;
     this.wake.abort();
+    await this.stopListening();
     if (close && this.roomId && this.registered) await this.post(PLUGIN_ROUTES.close, { roomId: this.roomId } satisfies CloseRequest).catch(() => undefined);
     this.state({ status: "stopped" });
   }
@@ -105,11 +136,17 @@ export class Bridge {
           this.state({ status: "connecting" });
           await this.register();
           failures = 0;
-          this.state({ status: "connected", roomId: this.roomId! });
+          this.state({ status: "connected", roomId: this.roomId!, ...this.mode });
         }
-        const commands = await this.poll();
+        if (this.listening) {
+          await this.waitListening();
+        } else {
+          const commands = await this.poll();
+          for (const c of commands) this.enqueue(c);
+          // Listening was refused a while ago: register again (same room) and try it once more.
+          if (this.listenRefused && Date.now() - this.listenRefused.at >= LISTEN_RETRY_MS) this.registered = false;
+        }
         failures = 0;
-        for (const c of commands) this.enqueue(c);
       } catch (err) {
         if (!this.running) break;
         if (err instanceof DeviceFlowError && err.revoked) {
@@ -152,6 +189,102 @@ export class Bridge {
     this.keepalive = body.keepaliveSeconds;
     this.pollSeconds = body.pollSeconds;
     this.registered = true;
+    await this.startListening(body.listen);
+  }
+
+  /** Listens in Firestore when the function offered a sign-in; otherwise (or when it fails) long-polls. */
+  private async startListening(signIn: FirebaseSignIn | undefined): Promise<void> {
+    await this.stopListening();
+    if (this.opts.listen === "off") return void (this.mode = { mode: "polling", why: "listening is turned off" });
+    if (!signIn) return void (this.mode = { mode: "polling", why: "the server offers no Firestore sign-in" });
+    if (this.listenRefused && Date.now() - this.listenRefused.at < LISTEN_RETRY_MS) return void (this.mode = { mode: "polling", why: this.listenRefused.why });
+    // Until the listener is up, the function hears from the window the old way.
+    const beating = setInterval(() => void this.heartbeat(), this.keepalive * 1000);
+    try {
+      this.listenBroken = undefined;
+      this.listening = await listen({
+        signIn: this.opts.adjustSignIn ? this.opts.adjustSignIn(signIn) : signIn,
+        roomId: this.roomId!,
+        startTimeoutMs: 20_000,
+        onPending: (commands) => this.claim(commands),
+        onError: (err) => {
+          this.listenBroken = err;
+          this.wake.abort();
+        },
+      });
+      this.mode = { mode: "listening" };
+      this.listenRefused = undefined;
+    } catch (err) {
+      this.listenRefused = { why: `Firestore could not be reached (${describeError(err)})`, at: Date.now() };
+      this.mode = { mode: "polling", why: this.listenRefused.why };
+    } finally {
+      clearInterval(beating);
+    }
+  }
+
+  private async stopListening(): Promise<void> {
+    const l = this.listening;
+    this.listening = undefined;
+    await l?.stop();
+  }
+
+  /**
+   * Listening: nothing is held at the function. Every keep-alive the session's lastSeenAt is stamped
+   * in Firestore; a stamp refused (the session is gone) or unanswered for two keep-alives (offline)
+   * means reconnecting. Returns when kicked or when the listener broke (then the loop registers again).
+   */
+  private async waitListening(): Promise<void> {
+    let expiryBeat = Date.now();
+    while (this.running && this.listening && !this.wake.signal.aborted) {
+      const listening = this.listening;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        await Promise.race([
+          listening.beat(),
+          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("Firestore stopped answering")), 2 * this.keepalive * 1000))),
+        ]);
+      } catch (err) {
+        if ((err as { code?: unknown }).code === "permission-denied") throw new HttpError(404, "the session is gone");
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
+      if (Date.now() - expiryBeat > EXPIRY_BEAT_MS) {
+        expiryBeat = Date.now();
+        void this.heartbeat();
+      }
+      await sleep(this.keepalive * 1000, this.wake.signal);
+    }
+    if (this.listenBroken) throw new Error(`the Firestore listener stopped (${describeError(this.listenBroken)})`);
+  }
+
+  /**
+   * Claims the pending commands oldest first, one at a time, and queues each one this window took
+   * (a claim the rules refuse was taken already, or withdrawn). Commands arriving meanwhile are
+   * claimed after them, so they run in the order they were filed.
+   */
+  private claim(commands: PluginCommand[]): void {
+    this.pending = commands;
+    if (this.claiming) return;
+    this.claiming = true;
+    void (async () => {
+      try {
+        for (let next = this.nextPending(); next && this.listening && this.running; next = this.nextPending()) {
+          const took = await this.listening.claim(next.commandId);
+          this.taken.add(next.commandId);
+          if (this.taken.size > 1000) this.taken.delete(this.taken.values().next().value!);
+          if (took) this.enqueue(next);
+        }
+      } catch {
+        this.kick(); // offline, or the listener stopped: reconnect (a new listener claims what is still pending)
+      } finally {
+        this.claiming = false;
+      }
+    })();
+  }
+
+  private nextPending(): PluginCommand | undefined {
+    return this.pending.find((c) => !this.taken.has(c.commandId));
   }
 
   private async heartbeat(): Promise<void> {

@@ -1,5 +1,5 @@
 // The plugin window: pairs with the user's account (device code), then runs the relay (bridge.ts)
-// and shows its state and the room id. Commands go to the main thread (code.ts) and back.
+// and shows its state, the room id and how it learns of commands (listening or polling). Commands go to the main thread (code.ts) and back.
 import { AccessTokens, awaitConfirmation, discoverEndpoints, requestDeviceCode, type AccessToken, type Endpoints } from "../../functions/src/contracts/device-flow.js";
 import type { PluginAnswer, PluginCommand } from "../../functions/src/contracts/figma-plugin.js";
 import type { SessionContext } from "../../functions/src/contracts/figma-plugin-requests.js";
@@ -93,6 +93,7 @@ async function onState(s: BridgeState, ctx: SessionContext): Promise<void> {
   if (s.status === "connected") {
     status("Connected", "ok");
     $("room").textContent = s.roomId;
+    $("mode").textContent = s.mode === "listening" ? "Listening in Firestore: nothing is kept open on the server while idle." : `Polling the server (${s.why}).`;
     await storage("storage-set", roomKey(ctx.fileKey, ctx.fileName), s.roomId);
   } else if (s.status === "connecting") status("Connecting…", "wait");
   else if (s.status === "reconnecting") status(`Offline — retrying in ${s.retryInSeconds} s (${s.reason})`, "wait");

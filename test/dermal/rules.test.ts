@@ -1,9 +1,9 @@
 // firestore.rules for DermalVision: a user's own client app may read (never write) their own
 // profile, sessions and reports; nobody else may read or write them. Runs in a separate project
 // id so loading these rules does not touch the functions' project in the shared emulator.
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, test } from "vitest";
-import { assertFails, assertSucceeds, initializeTestEnvironment, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
+import { assertFails, assertSucceeds, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
+import { rulesEnvironment } from "../support/rules.js";
 import { collection, deleteDoc, doc, getDoc, getDocs, setDoc, updateDoc, type Firestore } from "firebase/firestore";
 
 let env: RulesTestEnvironment;
@@ -12,12 +12,7 @@ const OTHER = "rules-other";
 const CLINICIAN = "rules-clinician";
 
 beforeAll(async () => {
-  const [host, port] = (process.env.FIRESTORE_EMULATOR_HOST ?? "127.0.0.1:8080").split(":");
-  env = await initializeTestEnvironment({
-    projectId: "demo-rules-dermal",
-    firestore: { rules: readFileSync("firestore.rules", "utf8"), host: host!, port: Number(port) },
-  });
-  await env.clearFirestore();
+  env = await rulesEnvironment("demo-rules-dermal");
   await env.withSecurityRulesDisabled(async (ctx) => {
     const db = ctx.firestore() as unknown as Firestore;
     await setDoc(doc(db, `users/${OWNER}`), { tier: "premium", sharedWith: [CLINICIAN] });

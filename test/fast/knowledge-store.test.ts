@@ -1,10 +1,12 @@
 // The Firestore knowledge store (store.ts' KnowledgeStore) against the Firestore emulator, under
-// the contract the in-memory one keeps too (test/unit/knowledge-store.test.ts).
+// the contracts the in-memory one keeps too (test/unit/knowledge-store.test.ts): its reads, and the
+// whole backend (the importer and remover of ingest/ beside them).
 import { FieldValue, Timestamp } from "firebase-admin/firestore";
 import { KB_ITEMS } from "../../functions/src/domains/knowledge/schema.js";
 import { KnowledgeStore } from "../../functions/src/domains/knowledge/store.js";
 import { firestore } from "../../functions/src/platform/firebase.js";
-import { knowledgeStoreContract } from "../support/knowledge-store-contract.js";
+import { firestoreKnowledge } from "../../functions/src/domains/knowledge/records.js";
+import { knowledgeBackendContract, knowledgeStoreContract } from "../support/knowledge-store-contract.js";
 
 knowledgeStoreContract("Firestore", async () => ({
   readsFor: (uid) => new KnowledgeStore(firestore(), uid),
@@ -23,3 +25,5 @@ knowledgeStoreContract("Firestore", async () => ({
       });
   },
 }));
+
+knowledgeBackendContract("Firestore", async () => firestoreKnowledge);

@@ -2,7 +2,8 @@
 // runs in a fresh VM context with the model of the Figma API, opens its window and answers a
 // command and a clientStorage request sent the way the window sends them; the window is one HTML
 // file with its script inlined and the function's URL baked in; the manifest allows exactly the
-// function's (and the sign-in server's) origin.
+// function's (and the sign-in server's) origin and, for listening in Firestore, Firestore's and
+// Firebase Auth's (the emulators' in a local build). The Firebase SDK is in the window only.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,10 +26,15 @@ describe("a production build", () => {
     out = build({ FIGMA_MCP_URL: "https://us-central1-acme.cloudfunctions.net/figma" });
   });
 
-  test("the manifest allows only the function's origin", () => {
+  test("the manifest allows only the function's origin and Firestore's and Firebase Auth's", () => {
     const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
-    expect(manifest).toMatchObject({ main: "dist/code.js", ui: "dist/ui.html", documentAccess: "dynamic-page", permissions: ["currentuser"] });
-    expect(manifest.networkAccess.allowedDomains).toEqual(["https://us-central1-acme.cloudfunctions.net"]);
+    expect(manifest).toMatchObject({ main: "dist/code.js", ui: "dist/ui.html", documentAccess: "dynamic-page", permissions: ["currentuser"], enablePrivatePluginApi: true });
+    expect(manifest.networkAccess.allowedDomains).toEqual([
+      "https://us-central1-acme.cloudfunctions.net",
+      "https://firestore.googleapis.com",
+      "https://identitytoolkit.googleapis.com",
+      "https://securetoken.googleapis.com",
+    ]);
     expect(manifest.networkAccess.devAllowedDomains).toBeUndefined();
   });
 
@@ -39,6 +45,11 @@ describe("a production build", () => {
     expect(html).toContain("https://us-central1-acme.cloudfunctions.net/figma");
     expect(html).toContain("https://us-central1-acme.cloudfunctions.net/oauth");
     expect(html).toContain("Pair with my account");
+  });
+
+  test("the Firebase SDK is bundled into the window, never into the main thread", () => {
+    expect(readFileSync(join(out, "dist/ui.html"), "utf8")).toContain("firestore.googleapis.com");
+    expect(readFileSync(join(out, "dist/code.js"), "utf8")).not.toMatch(/firestore\.googleapis\.com|identitytoolkit/);
   });
 
   test("the main thread runs commands and keeps the credential in clientStorage", async () => {
@@ -80,7 +91,7 @@ describe("a production build", () => {
 });
 
 test("a local build reaches the emulator as a development-only domain", () => {
-  const out = build({ FIGMA_MCP_URL: "http://127.0.0.1:5001/demo-mcp-suite/us-central1/figma" });
+  const out = build({ FIGMA_MCP_URL: "http://127.0.0.1:5001/demo-mcp-suite/us-central1/figma", FIRESTORE_EMULATOR_HOST: "127.0.0.1:8123", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9123" });
   const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
-  expect(manifest.networkAccess).toMatchObject({ allowedDomains: ["none"], devAllowedDomains: ["http://127.0.0.1:5001"] });
+  expect(manifest.networkAccess).toMatchObject({ allowedDomains: ["none"], devAllowedDomains: ["http://127.0.0.1:5001", "http://127.0.0.1:8123", "http://127.0.0.1:9123"] });
 });

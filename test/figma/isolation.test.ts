@@ -1,11 +1,15 @@
 // Only sessions the caller's own paired plugins registered are ever reachable. A second user who
 // knows the first user's Figma user id and room id reaches nothing: not through ?userIds=, not
-// through an explicit room id, not through the plugin routes with their own plugin's token, and
-// not through Firestore directly (rules deny every client).
-import { readFileSync } from "node:fs";
+// through an explicit room id, not through the plugin routes with their own plugin's token, not in
+// Firestore with the sign-in their own plugin is given, and not through Firestore directly (rules
+// deny every user; a plugin's own reads: rules.test.ts).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { assertFails, initializeTestEnvironment, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
-import { collection, doc, getDoc, getDocs, setDoc, type Firestore } from "firebase/firestore";
+import { assertFails, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
+import { rulesEnvironment } from "../support/rules.js";
+import { collection, connectFirestoreEmulator, doc, getDoc, getDocs, initializeFirestore, query, serverTimestamp, setDoc, updateDoc, where, type Firestore } from "firebase/firestore";
+import { deleteApp, initializeApp } from "firebase/app";
+import { connectAuthEmulator, inMemoryPersistence, initializeAuth, signInWithCustomToken } from "firebase/auth";
+import type { SessionRegistered } from "../../functions/src/contracts/figma-plugin.js";
 import { adminDb, createUser, functionUrl, type TestUser } from "../support/emulators.js";
 import { pairDevice } from "../support/devices.js";
 import type { PluginProcess } from "./plugin.js";
@@ -78,6 +82,38 @@ describe("through the plugin routes with Mallory's own plugin token", () => {
     await agent.close();
   });
 
+  test("in Firestore, signed in as her own plugin, Mallory reads and claims nothing of Alice's room; her own room she reads", async () => {
+    const res = await post("/plugin/sessions", { figmaUserId: "666", figmaUserName: "Mallory", fileName: "Mine" });
+    const { roomId, listen } = (await res.json()) as SessionRegistered;
+    expect(listen).toBeDefined();
+    const app = initializeApp({ projectId: listen!.firebase.projectId, apiKey: listen!.firebase.apiKey }, `mallory-${Date.now()}`);
+    try {
+      const auth = initializeAuth(app, { persistence: inMemoryPersistence });
+      connectAuthEmulator(auth, `http://${listen!.firebase.authEmulatorHost}`, { disableWarnings: true });
+      await signInWithCustomToken(auth, listen!.firebase_custom_token);
+      const db = initializeFirestore(app, {});
+      const [host, port] = listen!.firebase.firestoreEmulatorHost!.split(":");
+      connectFirestoreEmulator(db, host!, Number(port));
+      const pending = (room: string) => query(collection(db, `figma_sessions/${room}/figma_commands`), where("state", "==", "pending"));
+      // Another room of Alice's plugin (no window listens to it) with a command waiting, as a tool files it.
+      const aliceRoom = adminDb().doc(`figma_sessions/room-${"c".repeat(24)}`);
+      await aliceRoom.create({ ...(await adminDb().doc(`figma_sessions/${alicePlugin.roomId}`).get()).data(), roomId: aliceRoom.id });
+      const bait = aliceRoom.collection("figma_commands").doc("b".repeat(24));
+      await bait.create({ commandId: bait.id, tool: "get_selection", argsJson: "{}", state: "pending", createdAt: new Date() });
+      try {
+        for (const room of [alicePlugin.roomId, aliceRoom.id]) await expect(getDocs(pending(room))).rejects.toMatchObject({ code: "permission-denied" });
+        await expect(updateDoc(doc(db, bait.path), { state: "delivered", deliveredAt: serverTimestamp() })).rejects.toMatchObject({ code: "permission-denied" });
+        await expect(updateDoc(doc(db, `figma_sessions/${alicePlugin.roomId}`), { lastSeenAt: serverTimestamp() })).rejects.toMatchObject({ code: "permission-denied" });
+        expect((await bait.get()).get("state")).toBe("pending");
+      } finally {
+        await adminDb().recursiveDelete(aliceRoom);
+      }
+      expect((await getDocs(pending(roomId))).size).toBe(0);
+    } finally {
+      await deleteApp(app);
+    }
+  });
+
   test("a user's ID token is not a plugin credential", async () => {
     expect((await post("/plugin/sessions", { figmaUserId: "1", fileName: "x" }, mallory.token)).status).toBe(401);
   });
@@ -86,8 +122,7 @@ describe("through the plugin routes with Mallory's own plugin token", () => {
 describe("through Firestore directly", () => {
   let env: RulesTestEnvironment;
   beforeAll(async () => {
-    const [host, port] = (process.env.FIRESTORE_EMULATOR_HOST ?? "127.0.0.1:8080").split(":");
-    env = await initializeTestEnvironment({ projectId: "demo-rules-figma", firestore: { rules: readFileSync("firestore.rules", "utf8"), host: host!, port: Number(port) } });
+    env = await rulesEnvironment("demo-rules-figma");
     await env.withSecurityRulesDisabled(async (ctx) => {
       await setDoc(doc(ctx.firestore() as unknown as Firestore, "figma_sessions/room-aaaaaaaaaaaaaaaaaaaaaaaa"), { ownerUid: "owner" });
     });

@@ -44,14 +44,14 @@ const dieOn = process.env.DIE_ON_TOOL;
 const hangOn = process.env.HANG_ON_TOOL;
 const send = (msg: unknown) => process.send?.(msg);
 
-// Every request the plugin makes to the function, as [start, end] in ms (the bench sums the time a
-// request is held at the function: what an open, idle plugin costs in instance time).
-const held: [number, number][] = [];
+// Every request the plugin makes to the function, as [start, end, path] (ms; the bench sums the time
+// a request is held at the function: what an open, idle plugin costs in instance time).
+const held: [number, number, string][] = [];
 const realFetch = globalThis.fetch;
 globalThis.fetch = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
   if (!url.startsWith(env("FIGMA_URL"))) return realFetch(input, init);
-  const span: [number, number] = [Date.now(), Number.NaN];
+  const span: [number, number, string] = [Date.now(), Number.NaN, new URL(url).pathname.slice(new URL(env("FIGMA_URL")).pathname.length)];
   held.push(span);
   try {
     const res = await realFetch(input, init);
@@ -70,6 +70,9 @@ const bridge = new Bridge({
   tokens,
   keepaliveSeconds: Number(env("KEEPALIVE_SECONDS", "4")),
   roomId: process.env.RESUME_ROOM_ID,
+  listen: process.env.PLUGIN_LISTEN === "off" ? "off" : "auto",
+  // As a sandbox refusing Firebase's hosts would: the sign-in goes to a port where nothing answers.
+  ...(process.env.REFUSE_LISTENING ? { adjustSignIn: (s) => ({ ...s, firebase: { ...s.firebase, authEmulatorHost: "127.0.0.1:9" } }) } : {}),
   context: () => ({
     figmaUserId: api.currentUser.id,
     figmaUserName: api.currentUser.name,
@@ -90,7 +93,7 @@ const bridge = new Bridge({
 process.on("message", async (msg: { type: string }) => {
   if (msg.type === "dump") send({ type: "dump", document: { ...(snapshot(api.root) as object), undoSteps: fake.undoSteps() } });
   if (msg.type === "kick") bridge.kick();
-  if (msg.type === "net") send({ type: "net", requests: held.map(([a, b]) => [a, Number.isNaN(b) ? Date.now() : b]) });
+  if (msg.type === "net") send({ type: "net", requests: held.map(([a, b, path]) => [a, Number.isNaN(b) ? -1 : b, path]) }); // -1: still in flight
   if (msg.type === "close") {
     await bridge.stop(true);
     send({ type: "closed" });

@@ -20,6 +20,10 @@ export interface PluginOptions {
   resumeRoomId?: string;
   /** Extra pages of fixtures.ts ("design", "large") and the page open at start. */
   fixtures?: ("design" | "large")[];
+  /** "off": the plugin long-polls even though the function offers listening in Firestore. */
+  listen?: "auto" | "off";
+  /** The Firebase sign-in fails (as if the sandbox refused its hosts): the plugin must fall back to the long-poll. */
+  refuseListening?: boolean;
   page?: string;
 }
 
@@ -61,6 +65,8 @@ export async function startPlugin(opts: PluginOptions): Promise<PluginProcess> {
       ...(opts.resumeRoomId ? { RESUME_ROOM_ID: opts.resumeRoomId } : {}),
       ...(opts.fixtures ? { PLUGIN_FIXTURES: opts.fixtures.join(",") } : {}),
       ...(opts.page ? { FIGMA_PAGE: opts.page } : {}),
+      ...(opts.listen === "off" ? { PLUGIN_LISTEN: "off" } : {}),
+      ...(opts.refuseListening ? { REFUSE_LISTENING: "1" } : {}),
     },
   });
   const messages: Message[] = [];

@@ -2,7 +2,8 @@
 // so every request carries `Origin: null`) in Debian's Chromium, beside the built dist/code.js
 // running against the model of the Figma API. A person pairs (clicks, reads the code, confirms it
 // on the sign-in server), the window shows Connected and the room id, and an agent's tool call is
-// answered through the window; the device credential ends up in figma.clientStorage.
+// answered through the window, which listens in Firestore (the emulators answer a `null` origin);
+// the device credential ends up in figma.clientStorage.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -90,6 +91,9 @@ test("pair in the window, see Connected and the room id, answer an agent through
   const roomId = await frame.$eval("#room", (el) => el.textContent ?? "");
   expect(roomId).toMatch(/^room-[0-9a-f]{24}$/);
   expect(stored.get("mcp-bridge-credential")).toMatchObject({ deviceId: expect.any(String), refreshToken: expect.any(String) });
+  // In the sandboxed iframe (`Origin: null`, no IndexedDB) the window signed in to the Auth emulator
+  // and listens in the Firestore emulator: the agent's call below reaches it with no poll held.
+  expect(await frame.$eval("#mode", (el) => el.textContent ?? "")).toBe("Listening in Firestore: nothing is kept open on the server while idle.");
 
   const agent = await figmaClient(user, { userIds: ["31337"] });
   const r = await callTool(agent, "get_selection");

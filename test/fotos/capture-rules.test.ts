@@ -1,9 +1,9 @@
 // firestore.rules for the Fotos desktop agent: signed in with its device token (claims `device`,
 // `owner`, `kind`), an agent reads the capture requests addressed to its own device, and nothing
 // else: not another device's, not another user's, not after the device is revoked, never a write.
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, test } from "vitest";
-import { assertFails, assertSucceeds, initializeTestEnvironment, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
+import { assertFails, assertSucceeds, type RulesTestEnvironment } from "@firebase/rules-unit-testing";
+import { rulesEnvironment, seedDevices } from "../support/rules.js";
 import { collection, deleteDoc, doc, getDoc, getDocs, query, setDoc, updateDoc, where, type Firestore } from "firebase/firestore";
 
 let env: RulesTestEnvironment;
@@ -12,18 +12,15 @@ const BOB = "rules-bob";
 const R = "fotosCaptureRequests";
 
 beforeAll(async () => {
-  const [host, port] = (process.env.FIRESTORE_EMULATOR_HOST ?? "127.0.0.1:8080").split(":");
-  env = await initializeTestEnvironment({
-    projectId: "demo-rules-fotos",
-    firestore: { rules: readFileSync("firestore.rules", "utf8"), host: host!, port: Number(port) },
-  });
-  await env.clearFirestore();
+  env = await rulesEnvironment("demo-rules-fotos");
   await env.withSecurityRulesDisabled(async (ctx) => {
     const db = ctx.firestore() as unknown as Firestore;
-    await setDoc(doc(db, "devices/dev-a"), { uid: ALICE, kind: "desktop-agent", name: "laptop" });
-    await setDoc(doc(db, "devices/dev-a2"), { uid: ALICE, kind: "desktop-agent", name: "desktop" });
-    await setDoc(doc(db, "devices/dev-b"), { uid: BOB, kind: "desktop-agent", name: "bob's" });
-    await setDoc(doc(db, "devices/dev-revoked"), { uid: ALICE, kind: "desktop-agent", name: "old", revokedAt: new Date() });
+    await seedDevices(db, "desktop-agent", [
+      { id: "dev-a", uid: ALICE, name: "laptop" },
+      { id: "dev-a2", uid: ALICE, name: "desktop" },
+      { id: "dev-b", uid: BOB, name: "bob's" },
+      { id: "dev-revoked", uid: ALICE, name: "old", revoked: true },
+    ]);
     await setDoc(doc(db, `${R}/req-a`), { owner: ALICE, device: "dev-a", status: "pending", mode: "fullscreen" });
     await setDoc(doc(db, `${R}/req-a2`), { owner: ALICE, device: "dev-a2", status: "pending", mode: "fullscreen" });
     await setDoc(doc(db, `${R}/req-b`), { owner: BOB, device: "dev-b", status: "pending", mode: "fullscreen" });

@@ -1,7 +1,7 @@
 // Pathological but valid diagrams are stopped by the hard timeout with a clear error, a normal
 // request still succeeds, and the function keeps working afterwards. Only outcomes are asserted
 // here (the emulator's scheduling is not production's); that a stuck worker is terminated and the
-// others serve meanwhile is proven on the pool itself (pool.test.ts).
+// others serve meanwhile is proven on the pool itself (test/unit/mermaid-pool.test.ts).
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { callTool, connect, textOf } from "../support/mcp.js";

@@ -1,5 +1,6 @@
 // The Figma plugin as a release asset: built for the production project's URLs, zipped as one
-// folder Figma imports from its manifest, network access limited to that host.
+// folder Figma imports from its manifest, network access limited to that host (and Firestore's and
+// Firebase Auth's, where the window listens for commands).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +29,8 @@ test("plugin.sh production: one folder with manifest.json and dist/, talking onl
   const manifest = JSON.parse(readFileSync(join(work, "x/mcp-bridge/manifest.json"), "utf8"));
   expect(manifest.main).toBe("dist/code.js");
   expect(manifest.ui).toBe("dist/ui.html");
-  expect(manifest.networkAccess.allowedDomains).toEqual([base]);
+  // The function's host, and Firestore's and Firebase Auth's (the window listens for commands there).
+  expect(manifest.networkAccess.allowedDomains).toEqual([base, "https://firestore.googleapis.com", "https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"]);
   expect(manifest.networkAccess.devAllowedDomains).toBeUndefined();
   const ui = readFileSync(join(work, "x/mcp-bridge/dist/ui.html"), "utf8");
   expect(ui).toContain(`${base}/figma`);

@@ -102,6 +102,26 @@ export function dermalStoreContract(name: string, open: () => Promise<StoreUnder
       expect(await s.store.previousReport({ ...r3, capturedAt: null })).toBeNull();
     });
 
+    test("reports read oldest first (capture time, then id), as many as asked, within a range, from a position", async () => {
+      const s = await open();
+      const u = uid("reader");
+      const rs = [report(u, "s-1", day(1), 1), report(u, "s-2a", day(2), 2), report(u, "s-2b", day(2), 3), report(u, "s-3", day(3), 4), report(u, "s-4", day(4), 5)];
+      for (const r of [...rs].reverse()) await s.putReport(r);
+      await s.putReport({ ...report(u, "s-untimed", day(0), 6), capturedAt: null }); // never read: no capture time
+      const ids = (rows: { report: Report }[]) => rows.map((r) => r.report.sessionId);
+      const all = s.store.reportReader(u, null, null, null);
+      const first = await all.read(2);
+      expect(ids(first)).toEqual(["s-1", "s-2a"]);
+      expect(first[0]).toMatchObject({ report: rs[0], capturedAt: day(1) });
+      expect(ids(await all.read(2))).toEqual(["s-2b", "s-3"]);
+      expect(ids(await all.read(5))).toEqual(["s-4"]);
+      expect(await all.read(1)).toEqual([]);
+      expect(ids(await s.store.reportReader(u, new Date(day(2)), new Date(day(3)), null).read(10))).toEqual(["s-2a", "s-2b", "s-3"]);
+      const at2b = (await s.store.reportReader(u, null, null, null).read(3))[2]!.position;
+      expect(at2b.sessionId).toBe("s-2b");
+      expect(ids(await s.store.reportReader(u, null, null, at2b).read(10))).toEqual(["s-2b", "s-3", "s-4"]);
+    });
+
     test("a session id two users share finds both sessions, by user id", async () => {
       const s = await open();
       const shared = `shared-${run}`;

@@ -2,7 +2,8 @@
 // (http/serve-mcp.ts mcpHandler: the SDK's stateless handler around createServer, with a scope from
 // handler/scope.ts newScope, as every host builds it) and
 // reached by a real MCP client whose fetch calls that handler directly: no emulator, no sockets.
-// Firestore is the emulator where data matters (`npm run test:fast` starts it alone).
+// Data is the Firestore emulator (`npm run test:fast` starts it alone), or the in-memory store
+// given as the domain's backend (`{ ...domain, backend: memoryDermalStore() }`, test/unit).
 import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from "@modelcontextprotocol/client";
 import type { Caller } from "../../functions/src/auth/caller.js";
 import { mcpHandler } from "../../functions/src/http/serve-mcp.js";

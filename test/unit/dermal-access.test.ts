@@ -1,45 +1,52 @@
-// readableSession without Firestore: the store is replaced by one that records each read, to
-// prove which session wins when ids repeat across users, and that a session id that exists
-// nowhere takes the same reads (a profile read included) as someone else's unshared session, so
-// the answer's timing does not reveal existence.
-import { beforeEach, describe, expect, test, vi } from "vitest";
+// readableSession without Firestore: the domain's store (its backend in the context) is one that
+// records each read, to prove which session wins when ids repeat across users, and that a session
+// id that exists nowhere takes the same reads (a profile read included) as someone else's
+// unshared session, so the answer's timing does not reveal existence.
+import { beforeEach, describe, expect, test } from "vitest";
 import type { SignedInContext } from "../../functions/src/mcp/define.js";
+import { readableSession, SESSION_DENIED } from "../../functions/src/domains/dermal/access.js";
+import type { DermalStore } from "../../functions/src/domains/dermal/records.js";
 import type { Session } from "../../functions/src/domains/dermal/schema.js";
 
-const fake = vi.hoisted(() => ({
+const fake = {
   reads: [] as string[],
   sessions: [] as { uid: string; sessionId: string }[],
   profiles: new Map<string, { sharedWith: string[] }>(),
-}));
+};
 
-vi.mock("../../functions/src/domains/dermal/store.js", () => {
-  const session = (s: { uid: string; sessionId: string }) => ({ ...s, capturedAt: null, zones: [], status: "completed" });
-  const profile = (uid: string) => {
-    const p = fake.profiles.get(uid);
-    return p ? { uid, displayName: null, tier: "free", skinType: null, createdAt: null, lastActiveAt: null, sharedWith: p.sharedWith } : null;
-  };
-  return {
-    async getSession(uid: string, id: string) {
-      fake.reads.push("session");
-      const s = fake.sessions.find((x) => x.uid === uid && x.sessionId === id);
-      return s ? session(s) : null;
-    },
-    async sessionsWithId(id: string) {
-      fake.reads.push("sessions with id");
-      return fake.sessions.filter((x) => x.sessionId === id).sort((a, b) => a.uid.localeCompare(b.uid)).map(session);
-    },
-    async getProfiles(uids: string[]) {
-      fake.reads.push(`profiles x${uids.length}`);
-      return uids.map(profile);
-    },
-    async getProfile(uid: string) {
-      fake.reads.push("profile");
-      return profile(uid);
-    },
-  };
-});
-
-const { readableSession, SESSION_DENIED } = await import("../../functions/src/domains/dermal/access.js");
+const session = (s: { uid: string; sessionId: string }): Session => ({ ...s, capturedAt: null, zones: [], status: "completed" });
+const profile = (uid: string) => {
+  const p = fake.profiles.get(uid);
+  return p ? { uid, displayName: null, tier: "free", skinType: null, createdAt: null, lastActiveAt: null, sharedWith: p.sharedWith } : null;
+};
+const unused = () => {
+  throw new Error("access reads sessions and profiles only");
+};
+const recordingStore: DermalStore = {
+  async getSession(uid, id) {
+    fake.reads.push("session");
+    const s = fake.sessions.find((x) => x.uid === uid && x.sessionId === id);
+    return s ? session(s) : null;
+  },
+  async sessionsWithId(id) {
+    fake.reads.push("sessions with id");
+    return fake.sessions.filter((x) => x.sessionId === id).sort((a, b) => a.uid.localeCompare(b.uid)).map(session);
+  },
+  async getProfiles(uids) {
+    fake.reads.push(`profiles x${uids.length}`);
+    return uids.map(profile);
+  },
+  async getProfile(uid) {
+    fake.reads.push("profile");
+    return profile(uid);
+  },
+  listSessions: unused,
+  countSessions: unused,
+  overallScores: unused,
+  getReport: unused,
+  previousReport: unused,
+  reportReader: unused,
+};
 
 const ctx = (uid: string, clinician = false): SignedInContext => ({
   caller: { uid, claims: clinician ? { clinician: true } : {}, credential: "id-token", scopes: ["*"] },
@@ -49,6 +56,7 @@ const ctx = (uid: string, clinician = false): SignedInContext => ({
   log: { info() {}, warn() {}, error() {}, debug() {} } as unknown as SignedInContext["log"],
   signal: new AbortController().signal,
   progress: async () => undefined,
+  backend: recordingStore,
 });
 
 /** The reads one call makes, and how it ends (owner of the session, or the refusal). */

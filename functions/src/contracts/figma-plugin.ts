@@ -4,6 +4,7 @@
 // function validates them with). The routes: domains/figma/routes.ts; the caller:
 // figma-plugin/src/bridge.ts. The plugin bundles this file: no runtime imports here (zod stays out
 // of the plugin; it imports the request types with `import type`).
+import type { FirebaseSignIn } from "./oauth.js";
 
 export const PLUGIN_ROUTES = {
   /** Register (or resume) the open file's session → SessionRegistered. */
@@ -29,12 +30,23 @@ export const MAX_KEEPALIVE_SECONDS = 4;
 /** A command's answer may be this large (an exported image, base64). */
 export const MAX_RESULT_BODY_BYTES = 12 * 1024 * 1024;
 
-/** The answer to register: the room, the keep-alive held to, and how long a poll is held. */
+/**
+ * The answer to register: the room, the keep-alive held to, how long a poll is held, and (when the
+ * function can mint one) the device's own Firestore sign-in: the plugin then listens to its room's
+ * pending commands there and holds no request open; without it, or when listening cannot start, it
+ * long-polls.
+ */
 export interface SessionRegistered {
   roomId: string;
   keepaliveSeconds: number;
   pollSeconds: number;
+  listen?: FirebaseSignIn;
 }
+
+/** Where the relay lives in Firestore: figma_sessions/{roomId}/figma_commands/{commandId}. */
+export const RELAY_COLLECTIONS = { sessions: "figma_sessions", commands: "figma_commands" } as const;
+/** A listening plugin writes only this field of its session (firestore.rules), every keep-alive. */
+export const LAST_SEEN_FIELD = "lastSeenAt";
 
 /** One tool call for the plugin to run: the command's name is the MCP tool's, its args the tool's arguments. */
 export interface PluginCommand {

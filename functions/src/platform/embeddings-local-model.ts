@@ -1,7 +1,7 @@
 // The Universal Sentence Encoder lite itself, as run inside an embedding worker
 // (embeddings-local-worker.ts). Same model, same weights, same tokenizer as
 // @energetic-ai/embeddings' `EmbeddingsModel.embed`, with three changes that only make it faster
-// (vectors equal within 1e-6; test/knowledge/units.test.ts compares them):
+// (vectors equal within 1e-6; test/knowledge/local-embeddings.test.ts compares them):
 // - Tokenising: the package's tokenizer copies the rest of the text at every character (O(n²), a
 //   large share of the whole embedding for a long chunk). `encode` below is the same
 //   lattice and the same Viterbi, walking the trie from an index instead.

@@ -7,7 +7,7 @@ import { hasClaim } from "../../auth/caller.js";
 import { forbidden, notFound } from "../../core/errors.js";
 import type { SignedInContext } from "../../mcp/define.js";
 import type { Profile, Session } from "./schema.js";
-import { getProfile, getProfiles, getSession, sessionsWithId } from "./store.js";
+import { dermalStore } from "./records.js";
 
 export const USER_DENIED =
   "Access denied: you can read only your own DermalVision records, or those of a user who shared them with you as their clinician";
@@ -34,7 +34,7 @@ const sharedWithCaller = (caller: Caller, profile: Profile | null): boolean =>
  */
 export async function readableUser(ctx: SignedInContext, uid: string): Promise<Access> {
   const caller = callerOf(ctx);
-  const profile = await getProfile(uid);
+  const profile = await dermalStore(ctx).getProfile(uid);
   if (uid === caller.uid) {
     if (!profile) throw notFound("User");
     return { caller, profile, own: true };
@@ -65,12 +65,13 @@ export async function readWhenAllowed<T>(ctx: SignedInContext, uid: string, read
  */
 export async function readableSession(ctx: SignedInContext, sessionId: string): Promise<Session> {
   const caller = callerOf(ctx);
-  const own = await getSession(caller.uid, sessionId);
-  const candidates = !own && hasClaim(caller, "clinician") ? (await sessionsWithId(sessionId)).filter((s) => s.uid !== caller.uid) : [];
+  const store = dermalStore(ctx);
+  const own = await store.getSession(caller.uid, sessionId);
+  const candidates = !own && hasClaim(caller, "clinician") ? (await store.sessionsWithId(sessionId)).filter((s) => s.uid !== caller.uid) : [];
   // Every path reads profiles once (the candidates' owners, else the caller's own), so a session
   // that exists nowhere takes the same reads as someone else's that the owner did not share:
   // the answer's timing does not tell them apart.
-  const profiles = await getProfiles(candidates.length ? candidates.map((s) => s.uid) : [caller.uid]);
+  const profiles = await store.getProfiles(candidates.length ? candidates.map((s) => s.uid) : [caller.uid]);
   if (own) return own;
   const shared = candidates.find((_, i) => sharedWithCaller(caller, profiles[i] ?? null));
   if (!shared) {

@@ -10,7 +10,7 @@ import type { StructuredResult } from "../../mcp/define.js";
 import { tooLarge } from "../../core/errors.js";
 import { encodeExportCursor, type CursorPosition } from "./cursor.js";
 import { ZONES, type exportSchema, type Metric, type Zone, type ZoneRecord } from "./schema.js";
-import type { ReportReader } from "./store.js";
+import type { ReportReader } from "./records.js";
 
 /** Largest serialized tool result (JSON of content + structuredContent), in bytes. */
 export const RESULT_LIMIT = 100_000;

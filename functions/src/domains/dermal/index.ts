@@ -1,6 +1,7 @@
 // DermalVision: skin-analysis records (profiles, monitoring sessions, AI reports) for agents,
 // read-only and private by construction (see access.ts and docs/dermal.md).
 import { defineDomain } from "../../mcp/define.js";
+import { firestoreDermalStore } from "./records.js";
 import { exportZoneHistory } from "./tools/export_zone_history.js";
 import { getAnalysisDetail } from "./tools/get_analysis_detail.js";
 import { getUserStatus } from "./tools/get_user_status.js";
@@ -23,4 +24,5 @@ export default defineDomain({
   ].join(" "),
   tools: [getUserStatus, listSessions, getAnalysisDetail, exportZoneHistory],
   resources: [HISTORY_VIEW, REPORT_VIEW],
+  backend: firestoreDermalStore,
 });

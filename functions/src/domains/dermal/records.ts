@@ -1,9 +1,15 @@
 // The dermal records as a store (the storage seam): what the tools read, as an interface with two
 // implementations that pass the same contract tests (test/support/dermal-store-contract.ts):
 // Firestore (store.ts, production and the emulator) and memory (logic tests without emulators,
-// other hosts). Ids are compared as Firestore compares document ids; times as ISO 8601.
+// other hosts). Ids are compared as Firestore compares document ids; times as ISO 8601. The host
+// passes the store in as the domain's backend (index.ts: Firestore); handlers reach it through
+// dermalStore(ctx) only.
+import type { RequestContext } from "../../mcp/define.js";
 import * as firestore from "./store.js";
+import type { ReportPosition, ReportReader, ReportRow } from "./store.js";
 import type { Profile, Report, Session } from "./schema.js";
+
+export type { ReportPosition, ReportReader, ReportRow };
 
 export interface DermalStore {
   getProfile(uid: string): Promise<Profile | null>;
@@ -21,6 +27,15 @@ export interface DermalStore {
   getReport(uid: string, sessionId: string): Promise<Report | null>;
   /** The user's analysed session just before `report` (capture time, then id), or null. */
   previousReport(report: Report): Promise<Report | null>;
+  /** The user's timestamped reports oldest first (capture time, then id) within [from, to], from `start` (inclusive). */
+  reportReader(uid: string, from: Date | null, to: Date | null, start: ReportPosition | null): ReportReader;
+}
+
+/** The store the host served the domain with (its `backend`). */
+export function dermalStore(ctx: RequestContext): DermalStore {
+  const store = ctx.backend as DermalStore | undefined;
+  if (typeof store?.getProfile !== "function") throw new Error("the dermal domain was served without a store");
+  return store;
 }
 
 /** The records in Firestore (store.ts). */
@@ -34,6 +49,7 @@ export const firestoreDermalStore: DermalStore = {
   sessionsWithId: firestore.sessionsWithId,
   getReport: firestore.getReport,
   previousReport: firestore.previousReport,
+  reportReader: firestore.reportReader,
 };
 
 /** A store in memory, and how to fill it (what a test or another host writes). */
@@ -91,6 +107,25 @@ export function memoryDermalStore(): MemoryDermalStore {
       if (!report.capturedAt) return null;
       const earlier = [...of(reports, report.uid).values()].filter((r) => r.capturedAt !== null && byCapture(r, report) < 0).sort(byCapture);
       return copy(earlier.at(-1) ?? null);
+    },
+    reportReader(uid, from, to, start) {
+      // Positions as Firestore stores a Date: whole milliseconds.
+      const position = (r: Report): ReportPosition => {
+        const ms = time(r.capturedAt)!;
+        return { seconds: Math.floor(ms / 1000), nanos: (((ms % 1000) + 1000) % 1000) * 1_000_000, sessionId: r.sessionId };
+      };
+      const notBefore = (p: ReportPosition, s: ReportPosition) => p.seconds - s.seconds || p.nanos - s.nanos || compareIds(p.sessionId, s.sessionId);
+      let rows: ReportRow[] | undefined;
+      return {
+        async read(n) {
+          rows ??= [...of(reports, uid).values()]
+            .filter((r) => r.capturedAt !== null && (!from || time(r.capturedAt)! >= from.getTime()) && (!to || time(r.capturedAt)! <= to.getTime()))
+            .sort(byCapture)
+            .map((r) => ({ report: copy(r), position: position(r), capturedAt: r.capturedAt! }))
+            .filter((row) => !start || notBefore(row.position, start) >= 0);
+          return n < 1 ? [] : rows.splice(0, n);
+        },
+      };
     },
   };
 }

@@ -1,6 +1,9 @@
 // What the plugin calls (from Figma's iframe: `Origin: null`, a figma-plugin device token). Paths,
-// bodies and answers are the contract the plugin is built against (contracts/figma-plugin.ts). The
-// poll is also the heartbeat: it is held until a command arrives or for pollSeconds (≤ keep-alive).
+// bodies and answers are the contract the plugin is built against (contracts/figma-plugin.ts).
+// Register hands the plugin its device's Firestore sign-in: a listening plugin learns of commands
+// there, claims them and stamps its own lastSeenAt itself (firestore.rules; no request held while
+// idle) and posts results here. A plugin that cannot listen long-polls: the poll is then also the
+// heartbeat, held until a command arrives or for pollSeconds (≤ keep-alive).
 // A room that is not this device's reads like an unknown one (404), whoever asks.
 import { device, type RequestContext } from "../../mcp/define.js";
 import { route, type HttpRoute } from "../../http/route.js";
@@ -8,6 +11,7 @@ import { notFound, ToolError, unauthenticated } from "../../core/errors.js";
 import { MAX_RESULT_BODY_BYTES, PLUGIN_ROUTES, type CommandBatch, type PluginAnswer, type SessionRegistered } from "../../contracts/figma-plugin.js";
 import { closeSchema, commandsQuerySchema, heartbeatSchema, registerSessionSchema, resultSchema } from "../../contracts/figma-plugin-requests.js";
 import { parseInput } from "../../mcp/validation.js";
+import { deviceFirebaseSignIn } from "../../auth/firebase-sign-in.js";
 import { MAX_STORED_RESULT_CHARS, POLL_HOLD_MS } from "./config.js";
 import { fitExportForModel } from "./image.js";
 import { claimPending, commandsOf, deleteSession, deviceRoom, isNotFound, newId, registerSession, storeResult, touchSession } from "./store.js";
@@ -52,9 +56,23 @@ const registerRoute = route({
     const { uid, deviceId } = deviceOf(ctx);
     const { roomId, ...fields } = req.input;
     const session = await registerSession(uid, deviceId, fields, roomId);
-    return { status: 200, body: { roomId: session.roomId, keepaliveSeconds: session.keepaliveSeconds, pollSeconds: holdMs(session) / 1000 } satisfies SessionRegistered };
+    const listen = await listenSignIn(ctx, uid, deviceId);
+    return {
+      status: 200,
+      body: { roomId: session.roomId, keepaliveSeconds: session.keepaliveSeconds, pollSeconds: holdMs(session) / 1000, ...(listen ? { listen } : {}) } satisfies SessionRegistered,
+    };
   },
 });
+
+/** The device's Firestore sign-in, or nothing (the plugin then long-polls) when it cannot be minted here. */
+async function listenSignIn(ctx: RequestContext, uid: string, deviceId: string): Promise<SessionRegistered["listen"]> {
+  try {
+    return await deviceFirebaseSignIn(uid, { id: deviceId, kind: "figma-plugin" });
+  } catch (err) {
+    ctx.log.warn("figma plugin: no Firestore sign-in, it long-polls", { err });
+    return undefined;
+  }
+}
 
 const heartbeatRoute = route({
   method: "POST",

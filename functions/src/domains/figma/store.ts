@@ -1,16 +1,16 @@
-// The session registry and command relay in Firestore, written only by this function (the rules
-// deny every client). figma_sessions/{roomId} is one open plugin window; its commands live in
+// The session registry and command relay in Firestore, written by this function (the rules let a
+// paired plugin read and claim only its own room's commands and stamp only its session's lastSeenAt). figma_sessions/{roomId} is one open plugin window; its commands live in
 // figma_sessions/{roomId}/figma_commands/{commandId} until answered, then are deleted by the waiting tool.
 import { randomBytes } from "node:crypto";
 import { FieldValue, Timestamp, type DocumentReference, type Firestore } from "firebase-admin/firestore";
 import { firestore } from "../../platform/firebase.js";
-import { DEFAULT_KEEPALIVE_SECONDS, MAX_KEEPALIVE_SECONDS } from "../../contracts/figma-plugin.js";
+import { DEFAULT_KEEPALIVE_SECONDS, MAX_KEEPALIVE_SECONDS, RELAY_COLLECTIONS } from "../../contracts/figma-plugin.js";
 import { HEARTBEAT_GRACE_MS, MAX_ROOMS_PER_DEVICE, MISSED_HEARTBEATS } from "./config.js";
 import { rateLimited } from "../../core/errors.js";
 import { writesSafeToRepeat } from "../../platform/deadline.js";
 
-export const SESSIONS = "figma_sessions";
-export const COMMANDS = "figma_commands";
+export const SESSIONS = RELAY_COLLECTIONS.sessions;
+export const COMMANDS = RELAY_COLLECTIONS.commands;
 
 export interface SessionFields {
   figmaUserId: string;
@@ -188,7 +188,8 @@ export interface DeliveredCommand {
  * same room took over meanwhile (then nothing: a poll from a dropped connection must not swallow
  * commands the plugin would never see). One atomic batch whose every write is conditional on the
  * documents being unchanged since they were read (no transaction locks: filing commands and
- * heartbeats never wait on a claim); when something changed in between, it reads again.
+ * heartbeats never wait on a claim); when something changed in between, it reads again. (A
+ * listening plugin claims in Firestore itself, one command at a time, as firestore.rules allow.)
  */
 export async function claimPending(roomId: string, pollId: string): Promise<{ superseded: boolean; commands: DeliveredCommand[] }> {
   for (let attempt = 1; ; attempt++) {

@@ -1,13 +1,16 @@
-// Query embeddings for the knowledge tools: the process's embedder (platform/embeddings.ts), with
-// provider failures turned into sentences the caller can act on.
-import { embedder, EmbeddingError, type Embedder } from "../../platform/embeddings.js";
+// Query embeddings for the knowledge tools: the embedder of the domain's backend (backend.ts; the
+// function's is the process's, platform/embeddings.ts), with provider failures turned into
+// sentences the caller can act on.
+import { EmbeddingError, type Embedder } from "../../platform/embeddings.js";
 import { LOCAL_MODEL } from "../../platform/embeddings-local.js";
 import type { RequestContext } from "../../mcp/define.js";
+import { knowledgeBackend } from "./backend.js";
 import { conflict, invalidInput, ToolError, unavailable } from "../../core/errors.js";
 
+/** The embedder of the backend the domain was served with (the process's one in the function). */
 export async function queryEmbedder(ctx: RequestContext): Promise<Embedder> {
   try {
-    return await embedder();
+    return await knowledgeBackend(ctx).embedder();
   } catch (err) {
     throw asEmbeddingToolError(err, ctx);
   }

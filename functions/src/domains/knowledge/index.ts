@@ -1,7 +1,6 @@
 // The knowledge domain (kx-hub): a personal knowledge base of reading
 // highlights and notes per signed-in user, searched by meaning (Firestore vector search) and by words.
 import { defineDomain } from "../../mcp/define.js";
-import { embedder } from "../../platform/embeddings.js";
 import { authorDeepDive, findInsightsAbout, relatedToChunk, tagExploration } from "./prompts/prompts.js";
 import { byAuthorResource, bySourceResource, byTagResource, chunkResource } from "./resources/chunks.js";
 import { getRelatedChunks } from "./tools/get_related_chunks.js";
@@ -11,6 +10,7 @@ import { saveNote } from "./tools/save_note.js";
 import { searchByMetadata } from "./tools/search_by_metadata.js";
 import { searchSemantic } from "./tools/search_semantic.js";
 import { importsRoute } from "./routes/imports.js";
+import { firestoreKnowledge } from "./records.js";
 import { RESULTS_VIEW } from "./views.js";
 
 export default defineDomain({
@@ -27,10 +27,11 @@ export default defineDomain({
   resources: [chunkResource, bySourceResource, byAuthorResource, byTagResource, RESULTS_VIEW],
   prompts: [findInsightsAbout, authorDeepDive, tagExploration, relatedToChunk],
   routes: [importsRoute],
+  backend: firestoreKnowledge,
   async warmup() {
     // Load the embedding model before the first request (local model: ~0.2 s, then a few warm-up
     // queries; Vertex: the client only).
-    const e = await embedder().catch(() => undefined);
+    const e = await firestoreKnowledge.embedder().catch(() => undefined);
     await e?.warmup?.();
   },
 });

@@ -10,7 +10,8 @@ import { invalidInput } from "../../core/errors.js";
 import type { Embedder } from "../../platform/embeddings.js";
 import { embedQuery, weakSimilarity } from "./embedding.js";
 import { containsPhrase, parseQuery, type ParsedQuery } from "./lexical.js";
-import { cosine, type Chunk, type Filters, type KnowledgeStore } from "./store.js";
+import type { KnowledgeReads } from "./backend.js";
+import { cosine, type Chunk, type Filters } from "./store.js";
 
 export const SEARCH_MODES = ["hybrid", "semantic", "lexical"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -84,7 +85,7 @@ interface Candidate {
 }
 
 /** `chunkTotal`: the caller's chunk count (the summary's), for the rarity of words. */
-export async function search(store: KnowledgeStore, req: SearchRequest, ctx: RequestContext, chunkTotal: Promise<number>, embedder?: Embedder): Promise<SearchOutcome> {
+export async function search(store: KnowledgeReads, req: SearchRequest, ctx: RequestContext, chunkTotal: Promise<number>, embedder?: Embedder): Promise<SearchOutcome> {
   if (req.mode === "lexical" && req.minSimilarity !== undefined) throw invalidInput("min_similarity needs the semantic ranking: use mode hybrid or semantic");
   const parsed = parseQuery(req.query);
   const terms = [...new Set(parsed.words.flatMap((w) => w.variants))];
@@ -193,7 +194,7 @@ interface WordHit {
  * Chunks containing the query's words, from the caller's postings of its terms, and each word's
  * document frequency (the chunks holding any of its variants).
  */
-async function wordHits(store: KnowledgeStore, q: ParsedQuery, terms: string[]): Promise<{ hits: WordHit[]; df: number[] }> {
+async function wordHits(store: KnowledgeReads, q: ParsedQuery, terms: string[]): Promise<{ hits: WordHit[]; df: number[] }> {
   const postings = await store.postings(terms);
   const hits = new Map<string, WordHit>();
   for (const [t, list] of postings) {
@@ -212,7 +213,7 @@ async function wordHits(store: KnowledgeStore, q: ParsedQuery, terms: string[]):
  * until `want` are found or LEXICAL_CAP were read: the vector query's hits already are; the
  * others' chunks are read by id, a page at a time (with their vectors in hybrid mode, for their similarity).
  */
-async function liveMatching(store: KnowledgeStore, ranked: Candidate[], filters: Filters, want: number, withVectors: boolean): Promise<Candidate[]> {
+async function liveMatching(store: KnowledgeReads, ranked: Candidate[], filters: Filters, want: number, withVectors: boolean): Promise<Candidate[]> {
   const kept: Candidate[] = [];
   let read = 0;
   let i = 0;
@@ -250,7 +251,7 @@ function bm25(c: Candidate, q: ParsedQuery, idf: number[], avgLength: number): n
 }
 
 /** Reads the chunks (and vectors) of candidates that have none yet; ones gone meanwhile stay without. */
-async function readChunks(store: KnowledgeStore, cs: Candidate[], withVectors: boolean): Promise<void> {
+async function readChunks(store: KnowledgeReads, cs: Candidate[], withVectors: boolean): Promise<void> {
   const need = cs.filter((c) => !c.chunk || (withVectors && !c.vector && c.similarity === undefined));
   if (!need.length) return;
   const read = await store.chunksById(

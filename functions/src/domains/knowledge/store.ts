@@ -1,9 +1,7 @@
 // Reads of the knowledge base, always for one owner: every query starts with
 // `owner_uid == uid`, and a chunk fetched by id that belongs to someone else reads as not found.
 import { FieldPath, Timestamp, type DocumentSnapshot, type Firestore, type Query, type WhereFilterOp } from "firebase-admin/firestore";
-import type { SignedInContext } from "../../mcp/define.js";
 import { notFound } from "../../core/errors.js";
-import { firestore } from "../../platform/firebase.js";
 import { usableDocumentId } from "../../mcp/validation.js";
 import { readPostings, type Posting } from "./postings.js";
 import { emptyCounts, fromStatKey, KB_ITEMS, KB_STATS, type ChunkRecord, type StatsCounts } from "./schema.js";
@@ -58,11 +56,6 @@ export function toChunk(snap: DocumentSnapshot): Chunk {
 }
 
 const iso = (t: Timestamp | undefined): string => (t instanceof Timestamp ? t.toDate().toISOString() : "");
-
-/** The signed-in caller's store (Firestore, scoped to their uid). */
-export function storeFor(ctx: SignedInContext): KnowledgeStore {
-  return new KnowledgeStore(firestore(), ctx.caller.uid);
-}
 
 export class KnowledgeStore {
   constructor(
@@ -226,14 +219,18 @@ export class KnowledgeStore {
 
   /** The caller's own values of a metadata field that start with `prefix` (case-insensitive), most used first. */
   async valuesStartingWith(field: "sources" | "authors" | "tags", prefix: string, limit = 100): Promise<string[]> {
-    const counts = (await this.counts())[field];
-    const p = prefix.toLowerCase();
-    return Object.entries(counts)
-      .filter(([value]) => value.toLowerCase().startsWith(p))
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, limit)
-      .map(([value]) => value);
+    return valuesStartingWith(await this.counts(), field, prefix, limit);
   }
+}
+
+/** The values of a counted metadata field that start with `prefix` (case-insensitive), most used first. */
+export function valuesStartingWith(counts: StatsCounts, field: "sources" | "authors" | "tags", prefix: string, limit: number): string[] {
+  const p = prefix.toLowerCase();
+  return Object.entries(counts[field])
+    .filter(([value]) => value.toLowerCase().startsWith(p))
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, limit)
+    .map(([value]) => value);
 }
 
 const round = (n: number) => Math.round(n * 10_000) / 10_000;
@@ -258,7 +255,7 @@ export interface ListPosition {
 /** Firestore caps array-contains-any (and our per-tag vector queries) at 30 values. */
 export const MAX_TAGS = 30;
 
-// The query shapes, kept apart from the store so that test/knowledge/units.test.ts can record
+// The query shapes, kept apart from the store so that test/unit/knowledge-units.test.ts can record
 // them with a fake query and check that firestore.indexes.json declares an index for each: the
 // emulator serves any shape, production only indexed ones.
 export interface QueryLike<Q> {

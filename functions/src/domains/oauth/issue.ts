@@ -2,13 +2,12 @@
 // paired desktop agent a Firebase custom token (its uid is `device_<id>`, with the owner's uid
 // and the device id as claims, so Firestore rules can limit it to its own capture requests).
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { getAuth } from "firebase-admin/auth";
 import type { DeviceKind } from "../../auth/policy.js";
 import type { GrantKind } from "../../auth/tokens.js";
 import { signAccessToken } from "./signing.js";
-import { functionUrl, issuerUrl, projectId } from "../../auth/urls.js";
+import { functionUrl, issuerUrl } from "../../auth/urls.js";
 import type { HttpRequest } from "../../http/route.js";
-import { adminApp } from "../../platform/firebase.js";
+import { deviceFirebaseSignIn } from "../../auth/firebase-sign-in.js";
 import { expiresIn, secret, sha256 } from "./store.js";
 import type { FirebaseSignIn } from "../../contracts/oauth.js";
 
@@ -80,25 +79,7 @@ export function openSuccessor(presented: string, sealed: string): string | undef
   }
 }
 
-function webApiKey(): string {
-  const key = process.env.FIREBASE_WEB_API_KEY;
-  if (key) return key;
-  if (process.env.FIREBASE_AUTH_EMULATOR_HOST) return "emulator";
-  throw new Error("FIREBASE_WEB_API_KEY is not set: desktop agents need it to sign in to Firestore (see README)");
-}
-
 export const resourceUrl = (req: HttpRequest, name: string): string => functionUrl(name, req.headers);
 
 /** What a desktop agent needs to sign in to Firestore as itself: no keys, only public config. */
-export async function firebaseSignInFor(g: GrantRef): Promise<FirebaseSignIn> {
-  const customToken = await getAuth(adminApp()).createCustomToken(`device_${g.device!.id}`, { owner: g.uid, device: g.device!.id, kind: g.device!.kind });
-  return {
-    firebase_custom_token: customToken,
-    firebase: {
-      projectId: projectId(),
-      apiKey: webApiKey(),
-      ...(process.env.FIREBASE_AUTH_EMULATOR_HOST ? { authEmulatorHost: process.env.FIREBASE_AUTH_EMULATOR_HOST } : {}),
-      ...(process.env.FIRESTORE_EMULATOR_HOST ? { firestoreEmulatorHost: process.env.FIRESTORE_EMULATOR_HOST } : {}),
-    },
-  };
-}
+export const firebaseSignInFor = (g: GrantRef): Promise<FirebaseSignIn> => deviceFirebaseSignIn(g.uid, g.device!);

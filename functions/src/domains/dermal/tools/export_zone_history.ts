@@ -10,7 +10,7 @@ import { readableUser } from "../access.js";
 import { decodeExportCursor, queryKey } from "../cursor.js";
 import { exportPage, RESULT_LIMIT_TEXT } from "../export.js";
 import { exportSchema, METRICS, uidArg, ZONES, type Metric } from "../schema.js";
-import { reportReader } from "../store.js";
+import { dermalStore } from "../records.js";
 import { HISTORY_VIEW } from "../views.js";
 
 export const exportZoneHistory = tool(
@@ -43,7 +43,7 @@ export const exportZoneHistory = tool(
     const start = input.cursor !== undefined ? decodeExportCursor(input.cursor, key) : null;
 
     await readableUser(ctx, input.uid);
-    return exportPage(reportReader(input.uid, from, to, start), {
+    return exportPage(dermalStore(ctx).reportReader(input.uid, from, to, start), {
       uid: input.uid,
       zone: input.zone ?? null,
       metrics,

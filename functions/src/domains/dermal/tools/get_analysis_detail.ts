@@ -5,7 +5,7 @@ import { tool } from "../../../mcp/signed-in.js";
 import { conflict, ToolError } from "../../../core/errors.js";
 import { readableSession } from "../access.js";
 import { analysisDetailSchema, idArg, METRICS, ZONES, type ZoneScores } from "../schema.js";
-import { getReport, previousReport } from "../store.js";
+import { dermalStore } from "../records.js";
 import { REPORT_VIEW } from "../views.js";
 
 const delta = (now: number | null, before: number | null | undefined): number | null =>
@@ -28,8 +28,9 @@ export const getAnalysisDetail = tool(
     ui: { resourceUri: REPORT_VIEW.uri },
   },
   async ({ sessionId }, ctx) => {
+    const store = dermalStore(ctx);
     const session = await readableSession(ctx, sessionId);
-    const report = session.status === "completed" ? await getReport(session.uid, sessionId) : null;
+    const report = session.status === "completed" ? await store.getReport(session.uid, sessionId) : null;
     if (!report) {
       // Completed but no report is missing data, not a wait: retrying will not help.
       if (session.status === "completed") {
@@ -38,7 +39,7 @@ export const getAnalysisDetail = tool(
       const why = session.status === "failed" ? "its analysis failed; a new capture is needed" : `its status is ${session.status}; try again later`;
       throw conflict(`Analysis report for session ${sessionId} is not available: ${why}`);
     }
-    const previous = await previousReport(report);
+    const previous = await store.previousReport(report);
     const zones = ZONES.flatMap((zone) => {
       const metrics = report.zones[zone];
       if (!metrics) return [];

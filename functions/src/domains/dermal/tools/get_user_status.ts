@@ -3,7 +3,7 @@ import { z } from "zod";
 import { tool } from "../../../mcp/signed-in.js";
 import { readWhenAllowed } from "../access.js";
 import { uidArg, userStatusSchema } from "../schema.js";
-import { countSessions, listSessions, overallScores } from "../store.js";
+import { dermalStore } from "../records.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -19,11 +19,12 @@ export const getUserStatus = tool(
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async ({ uid }, ctx) => {
+    const store = dermalStore(ctx);
     const [{ profile, own }, [latest, last30, total]] = await readWhenAllowed(ctx, uid, () =>
-      Promise.all([listSessions(uid, 1), countSessions(uid, new Date(Date.now() - 30 * DAY)), countSessions(uid)]),
+      Promise.all([store.listSessions(uid, 1), store.countSessions(uid, new Date(Date.now() - 30 * DAY)), store.countSessions(uid)]),
     );
     const last = latest.sessions[0];
-    const scores = last ? await overallScores(uid, [last.sessionId]) : new Map<string, number>();
+    const scores = last ? await store.overallScores(uid, [last.sessionId]) : new Map<string, number>();
     return {
       data: {
         uid,

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { tool } from "../../../mcp/signed-in.js";
 import { readWhenAllowed } from "../access.js";
 import { listSessionsSchema, uidArg } from "../schema.js";
-import { listSessions as readSessions, overallScores } from "../store.js";
+import { dermalStore } from "../records.js";
 
 export const listSessions = tool(
   {
@@ -20,8 +20,9 @@ export const listSessions = tool(
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   async ({ uid, limit }, ctx) => {
-    const [, { sessions, hasMore }] = await readWhenAllowed(ctx, uid, () => readSessions(uid, limit));
-    const scores = await overallScores(
+    const store = dermalStore(ctx);
+    const [, { sessions, hasMore }] = await readWhenAllowed(ctx, uid, () => store.listSessions(uid, limit));
+    const scores = await store.overallScores(
       uid,
       sessions.filter((s) => s.status === "completed").map((s) => s.sessionId),
     );

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { type SignedInContext } from "../../../mcp/define.js";
 import { prompt } from "../../../mcp/signed-in.js";
-import { storeFor } from "../store.js";
+import { storeFor } from "../backend.js";
 
 const authors = (prefix: string, ctx: SignedInContext) => storeFor(ctx).valuesStartingWith("authors", prefix);
 const tags = (prefix: string, ctx: SignedInContext) => storeFor(ctx).valuesStartingWith("tags", prefix);

@@ -12,7 +12,8 @@ import { MAX_RESULT_TEXT, truncateText } from "../../../mcp/content.js";
 import { TIMESTAMP_MAX_SECONDS, TIMESTAMP_MIN_SECONDS } from "../../../platform/firebase.js";
 import { normalizeTags } from "../ingest/parse.js";
 import { chunkListMarkdown, chunkMarkdown, chunkUri } from "../format.js";
-import { storeFor, type Filters, type ListPosition } from "../store.js";
+import { storeFor } from "../backend.js";
+import type { Filters, ListPosition } from "../store.js";
 
 const PAGE = 100;
 /** Chunks per page of a by-source/author/tag resource (its description says so). */

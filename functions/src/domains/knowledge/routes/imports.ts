@@ -3,11 +3,10 @@
 // limits, idempotence), embedded with the deployment's embedder; an outcome per file.
 import { route } from "../../../http/route.js";
 import { device } from "../../../mcp/define.js";
-import { firestore } from "../../../platform/firebase.js";
 import { EmbeddingError } from "../../../platform/embeddings.js";
 import { importRequestSchema, KNOWLEDGE_IMPORT_PATH, MAX_IMPORT_REQUEST_BYTES, type ImportAnswer, type ImportedFile } from "../../../contracts/knowledge-import.js";
+import { knowledgeBackend } from "../backend.js";
 import { queryEmbedder } from "../embedding.js";
-import { importDocument } from "../ingest/import.js";
 import { ParseError, parseFile } from "../ingest/parse.js";
 import { importerSentence } from "../import-queue.js";
 
@@ -20,13 +19,13 @@ export const importsRoute = route({
   input: importRequestSchema,
   async handle(req, ctx) {
     const embedder = await queryEmbedder(ctx);
-    const opts = { db: firestore(), uid: ctx.caller.uid, embedder };
+    const backend = knowledgeBackend(ctx);
     const files: ImportedFile[] = [];
     for (const f of req.input.files) {
       const outcome: ImportedFile = { path: f.path, status: "ok", documents: [] };
       try {
         for (const doc of parseFile(f.path, f.content, f.path)) {
-          const r = await importDocument(doc, opts);
+          const r = await backend.importDocument(doc, ctx.caller.uid, embedder);
           outcome.documents.push({ title: r.title, status: r.status, chunks: r.chunks });
         }
       } catch (err) {

@@ -3,8 +3,7 @@
 import { z } from "zod";
 import { notFound } from "../../../core/errors.js";
 import { tool } from "../../../mcp/signed-in.js";
-import { firestore } from "../../../platform/firebase.js";
-import { removeDocument } from "../ingest/remove.js";
+import { knowledgeBackend } from "../backend.js";
 import { requireWrite } from "../write-access.js";
 
 /** A document id, or a chunk id (the document id, "-", the chunk's hash). */
@@ -31,7 +30,7 @@ export const deleteDocument = tool(
   async (input, ctx) => {
     requireWrite(ctx);
     const id = ID.exec(input.document_id)?.[1];
-    const removed = id ? await removeDocument(firestore(), ctx.caller.uid, id) : undefined;
+    const removed = id ? await knowledgeBackend(ctx).removeDocument(ctx.caller.uid, id) : undefined;
     if (!removed) throw notFound("Document");
     const r = { document_id: removed.parent_doc_id, title: removed.title, author: removed.author, source: removed.source, chunks_removed: removed.chunks };
     return { data: r, text: `Deleted "${r.title}"${r.author ? ` by ${r.author}` : ""} (${r.source}, ${r.chunks_removed} chunk${r.chunks_removed === 1 ? "" : "s"}, document ${r.document_id}).` };

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { documentIdArg } from "../../../mcp/validation.js";
 import { tool } from "../../../mcp/signed-in.js";
-import { storeFor } from "../store.js";
+import { storeFor } from "../backend.js";
 import { resultItem, resultItems, snippet } from "../format.js";
 
 const MAX_NEAREST = 1_000;

@@ -2,7 +2,7 @@
 // document manifests: one document read, whatever the number of chunks.
 import { z } from "zod";
 import { tool } from "../../../mcp/signed-in.js";
-import { storeFor } from "../store.js";
+import { storeFor } from "../backend.js";
 
 const TOP = 50;
 const entry = z.object({ name: z.string(), chunks: z.number().int() });

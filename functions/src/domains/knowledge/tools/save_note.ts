@@ -5,10 +5,9 @@
 import { z } from "zod";
 import { conflict, tooLarge } from "../../../core/errors.js";
 import { tool } from "../../../mcp/signed-in.js";
-import { firestore } from "../../../platform/firebase.js";
 import { EmbeddingError } from "../../../platform/embeddings.js";
+import { knowledgeBackend } from "../backend.js";
 import { asEmbeddingToolError, queryEmbedder } from "../embedding.js";
-import { importDocument } from "../ingest/import.js";
 import { normalizeTags } from "../ingest/parse.js";
 import { INDEX_FULL } from "../postings.js";
 import { MAX_TAGS } from "../store.js";
@@ -52,7 +51,7 @@ export const saveNote = tool(
       pieces: [{ text: input.content }],
     };
     try {
-      const r = await importDocument(doc, { db: firestore(), uid: ctx.caller.uid, embedder });
+      const r = await knowledgeBackend(ctx).importDocument(doc, ctx.caller.uid, embedder);
       return { data: { document_id: r.parent_doc_id, title: r.title, status: r.status, chunks: r.chunks } };
     } catch (err) {
       if (err instanceof EmbeddingError) throw asEmbeddingToolError(err, ctx);

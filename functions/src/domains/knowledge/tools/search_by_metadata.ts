@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/signed-in.js";
 import { invalidInput } from "../../../core/errors.js";
-import { storeFor } from "../store.js";
+import { storeFor } from "../backend.js";
 import { filterFields, toFilters } from "../filters.js";
 import { resultItem, resultItems } from "../format.js";
 import { RESULTS_VIEW } from "../views.js";

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { tool } from "../../../mcp/signed-in.js";
 import { modelMismatch, queryEmbedder } from "../embedding.js";
-import { storeFor } from "../store.js";
+import { storeFor } from "../backend.js";
 import { dateFields, filterFields, toFilters } from "../filters.js";
 import { resultItem, resultItems } from "../format.js";
 import { search, SEARCH_MODES } from "../search.js";

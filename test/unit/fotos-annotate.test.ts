@@ -12,7 +12,7 @@ import { annotationsSchema, type Annotation } from "../../functions/src/domains/
 import { parseInput } from "../../functions/src/mcp/validation.js";
 import { annotateScreenshotTool } from "../../functions/src/domains/fotos/tools/annotate_screenshot.js";
 import { TesseractOcr } from "../../functions/src/platform/ocr-tesseract.js";
-import { ensureTestFonts, renderPage } from "./vision-fixtures.js";
+import { ensureTestFonts, renderPage } from "../fotos/vision-fixtures.js";
 
 const W = 400;
 const H = 300;

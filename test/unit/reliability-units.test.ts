@@ -1,7 +1,8 @@
 // The reliability building blocks on their own: strict dates, time-zone independent imports,
 // the nesting bound, the well-formedness check and the load-shedding gate. Every assertion is
 // about outcomes (what is admitted, refused, parsed), none about how long anything took.
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { parseDateArg, parseWallClockUtc } from "../../functions/src/mcp/dates.js";
@@ -58,13 +59,14 @@ describe("calendar dates are refused, never rolled over", () => {
 describe("imports read times the same on every machine", () => {
   const script = fileURLToPath(new URL("./fixtures/import-ids.ts", import.meta.url));
   const tsx = fileURLToPath(new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url));
-  const run = (tz: string) => execFileSync(process.execPath, ["--import", tsx, script], { env: { ...process.env, TZ: tz }, encoding: "utf8" });
+  const run = async (tz: string) => JSON.parse((await promisify(execFile)(process.execPath, ["--import", tsx, script], { env: { ...process.env, TZ: tz }, encoding: "utf8" })).stdout);
 
-  test("a Kindle file, a Readwise export and Markdown front matter give the same times and chunk ids in any TZ", () => {
-    const utc = JSON.parse(run("UTC"));
+  test("a Kindle file, a Readwise export and Markdown front matter give the same times and chunk ids in any TZ", async () => {
+    const zones = ["UTC", "America/Los_Angeles", "Pacific/Kiritimati", "Asia/Kolkata"];
+    const [utc, ...others] = await Promise.all(zones.map(run)); // one process per zone, side by side
     expect(utc.kindle.map((p: { createdAt: string }) => p.createdAt)).toEqual(["2019-03-04T13:23:45.000Z", "2024-01-14T10:15:30.000Z"]);
     expect(utc.markdown.createdAt).toBe("2024-01-05T10:00:00.000Z");
-    for (const tz of ["America/Los_Angeles", "Pacific/Kiritimati", "Asia/Kolkata"]) expect(JSON.parse(run(tz)), tz).toEqual(utc);
+    others.forEach((out, i) => expect(out, zones[i + 1]).toEqual(utc));
   });
 });
 
