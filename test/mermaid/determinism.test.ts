@@ -48,29 +48,30 @@ async function renderAll(pool: RenderPool, order: [string, string][]): Promise<M
 }
 
 describe("the same diagram renders to the same bytes", () => {
-  // Two pools of one worker each (a worker is a thread with its own module state): the warm one
-  // renders everything first; the other has drawn nothing until its test. The two tests that
-  // render again use different workers, so they run side by side.
-  const warm = new RenderPool({ size: 1, log: quiet });
-  const fresh = new RenderPool({ size: 1, log: quiet });
+  const pools: RenderPool[] = [];
   let first: Map<string, string>;
   beforeAll(async () => {
-    await Promise.all([warm.start(), fresh.start()]);
+    const warm = new RenderPool({ size: 1, log: quiet });
+    pools.push(warm);
+    await warm.start();
     first = await renderAll(warm, diagrams);
   }, 180_000);
-  afterAll(async () => Promise.all([warm.close(), fresh.close()]));
+  afterAll(async () => Promise.all(pools.map((p) => p.close())));
 
-  test.concurrent("three renders in the same warm worker (different diagrams between them) are identical", { timeout: 180_000 }, async ({ expect }) => {
+  test("three renders in the same warm worker (different diagrams between them) are identical", { timeout: 180_000 }, async () => {
     // Reversed, then the original order again: each diagram follows different ones each time.
-    const second = await renderAll(warm, [...diagrams].reverse());
-    const third = await renderAll(warm, diagrams);
+    const second = await renderAll(pools[0]!, [...diagrams].reverse());
+    const third = await renderAll(pools[0]!, diagrams);
     for (const [name] of diagrams) {
       expect(second.get(name), name).toBe(first.get(name));
       expect(third.get(name), name).toBe(first.get(name));
     }
   });
 
-  test.concurrent("a fresh worker, and one that drew only sequence, class and sankey diagrams, agree", { timeout: 180_000 }, async ({ expect }) => {
+  test("a fresh worker, and one that drew only sequence, class and sankey diagrams, agree", { timeout: 180_000 }, async () => {
+    const fresh = new RenderPool({ size: 1, log: quiet });
+    pools.push(fresh);
+    await fresh.start();
     // Advance the counters of the three affected types by different amounts first.
     const counters = diagrams.filter(([name]) => /sequence|class|sankey/.test(name));
     expect(counters.length).toBeGreaterThanOrEqual(5);
