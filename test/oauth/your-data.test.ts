@@ -17,22 +17,45 @@ let aliceAccess = "";
 let deviceId = "";
 const bucket = () => getStorage().bucket(`${PROJECT}.appspot.com`);
 
+// Pages of documents bounded in size (a knowledge chunk carries its embedding): one response for
+// all of them could outgrow a string.
+const PAGE = 2000;
+
 /** Every document path in the database whose path or data names one of `ids`, per id. */
 async function traces(...ids: string[]): Promise<string[][]> {
-  // Every document of every collection, at every depth, in one query: a query of all descendants
-  // of the database's root with no collection named (what recursiveDelete uses below a document).
-  // The shared emulator holds every earlier file's data too.
-  const res = await fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/v1/projects/${PROJECT}/databases/(default)/documents:runQuery`, {
-    method: "POST",
-    headers: { authorization: "Bearer owner", "content-type": "application/json" },
-    body: JSON.stringify({ structuredQuery: { from: [{ allDescendants: true }] } }),
-  });
-  expect(res.status).toBe(200);
-  const rows = (await res.json()) as { document?: { name: string; fields?: unknown } }[];
-  const docs = rows.flatMap((r) => (r.document ? [{ path: r.document.name.replace(/^projects\/[^/]+\/databases\/[^/]+\/documents\//, ""), data: JSON.stringify(r.document.fields ?? {}) }] : []));
+  // Every document of every collection, at every depth: a query of all descendants of the
+  // database's root with no collection named (what recursiveDelete uses below a document), read in
+  // pages in path order. The shared emulator holds every earlier file's data too.
+  const found: string[][] = ids.map(() => []);
+  let seenBob = false;
+  let after: string | undefined;
+  for (;;) {
+    const res = await fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/v1/projects/${PROJECT}/databases/(default)/documents:runQuery`, {
+      method: "POST",
+      headers: { authorization: "Bearer owner", "content-type": "application/json" },
+      body: JSON.stringify({
+        structuredQuery: {
+          from: [{ allDescendants: true }],
+          orderBy: [{ field: { fieldPath: "__name__" }, direction: "ASCENDING" }],
+          limit: PAGE,
+          ...(after ? { startAt: { values: [{ referenceValue: after }], before: false } } : {}),
+        },
+      }),
+    });
+    expect(res.status).toBe(200);
+    const page = ((await res.json()) as { document?: { name: string; fields?: unknown } }[]).flatMap((r) => (r.document ? [r.document] : []));
+    for (const doc of page) {
+      const path = doc.name.replace(/^projects\/[^/]+\/databases\/[^/]+\/documents\//, "");
+      const data = JSON.stringify(doc.fields ?? {});
+      seenBob ||= data.includes(bob.uid);
+      ids.forEach((id, i) => (path.includes(id) || data.includes(id)) && found[i]!.push(path));
+    }
+    if (page.length < PAGE) break;
+    after = page.at(-1)!.name;
+  }
   // The query reached the data too: what this file wrote for bob is among it.
-  expect(docs.some((d) => d.data.includes(bob.uid))).toBe(true);
-  return ids.map((id) => docs.filter((d) => d.path.includes(id) || d.data.includes(id)).map((d) => d.path).sort());
+  expect(seenBob).toBe(true);
+  return found.map((paths) => paths.sort());
 }
 
 beforeAll(async () => {
