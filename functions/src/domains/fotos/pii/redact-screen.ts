@@ -7,9 +7,8 @@
 // is as it was, and reads as it did.
 import type { OcrEngine, OcrResult } from "../../../platform/ocr.js";
 import { detectPii, type DetectOptions, type Detection } from "./detect.js";
-import { redact } from "./redact.js";
+import { decodePixels, encodePixels, fillDetections, type Pixels } from "./redact.js";
 import type { RedactionInfo } from "./types.js";
-import { DECODE_LIMIT } from "../../../core/pixels.js";
 
 export interface RedactionResult {
   /** The redacted PNG; the input itself when nothing was found. */
@@ -39,37 +38,37 @@ export async function redactScreenshot(engine: OcrEngine, png: Buffer, opts: Red
   const first = opts.ocr ?? (await engine.recognize(png, "eng"));
   const detections = await detectPii(first, opts);
   if (!detections.length) return { png, detections, recheck: { ran: false, clean: true, found: 0 } };
-  let redacted = await redact(png, detections);
-  const again = await detectPii(await readChangedBand(engine, redacted, detections), opts);
-  if (again.length) {
-    redacted = await redact(redacted, again);
-    detections.push(...again);
-  }
-  return { png: redacted, detections, recheck: { ran: true, clean: again.length === 0, found: again.length } };
+  const pixels = await decodePixels(png);
+  fillDetections(pixels, detections);
+  // The redacted image is encoded while the re-check reads it (two threads: sharp's and the OCR's).
+  const [encoded, recheck] = await Promise.all([encodePixels(pixels), readChangedBand(engine, pixels, detections)]);
+  const again = await detectPii(recheck, opts);
+  if (!again.length) return { png: encoded, detections, recheck: { ran: true, clean: true, found: 0 } };
+  fillDetections(pixels, again);
+  detections.push(...again);
+  return { png: await encodePixels(pixels), detections, recheck: { ran: true, clean: false, found: again.length } };
 }
 
 /** OCR of the areas around the boxes, stacked into one image; words come back in the image's pixels. */
-async function readChangedBand(engine: OcrEngine, png: Buffer, boxes: Detection[]): Promise<OcrResult> {
-  const { default: sharp } = await import("sharp");
-  const image = sharp(png, DECODE_LIMIT);
-  const { height = 0, width = 0 } = await image.metadata();
+async function readChangedBand(engine: OcrEngine, pixels: Pixels, boxes: Detection[]): Promise<OcrResult> {
+  const { width, height, channels, data } = pixels;
   const areas = areasAround(boxes, width, height);
   const rows = areas.reduce((n, a) => n + a.h, 0);
-  if (rows >= height) return engine.recognize(png, "eng");
-  // Each area on its own strip, left-aligned; the rest of a strip white.
+  if (rows >= height) return engine.recognize(await encodePixels(pixels, 1), "eng");
+  // Each area on its own strip, left-aligned; the rest of a strip white (opaque).
+  const canvasWidth = Math.max(...areas.map((a) => a.w));
+  const band = Buffer.alloc(canvasWidth * rows * channels, 255);
   const strips: { from: number; area: Area }[] = [];
   let from = 0;
   for (const area of areas) {
     strips.push({ from, area });
+    for (let y = 0; y < area.h; y++) {
+      const src = ((area.y + y) * width + area.x) * channels;
+      data.copy(band, (from + y) * canvasWidth * channels, src, src + area.w * channels);
+    }
     from += area.h;
   }
-  const canvasWidth = Math.max(...areas.map((a) => a.w));
-  const crops = await Promise.all(areas.map((a) => sharp(png, DECODE_LIMIT).extract({ left: a.x, top: a.y, width: a.w, height: a.h }).toBuffer()));
-  const input = await sharp({ create: { width: canvasWidth, height: rows, channels: 3, background: "#ffffff" } })
-    .composite(strips.map((s, k) => ({ input: crops[k]!, left: 0, top: s.from })))
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-  const result = await engine.recognize(input, "eng");
+  const result = await engine.recognize(await encodePixels({ data: band, width: canvasWidth, height: rows, channels }, 1), "eng");
   // Each word back to its area (the strip its top is on).
   const stripOf = (y: number) => strips.findLast((s) => s.from <= y) ?? strips[0]!;
   return {
