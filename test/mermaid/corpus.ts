@@ -28,10 +28,13 @@ export function onePerType(): CorpusEntry[] {
   return corpus().filter((e) => e.valid && !seen.has(e.type) && seen.add(e.type));
 }
 
+// One window parses every SVG (each parse is a document of its own); a window costs far more to make.
+let parser: DOMParser | undefined;
+
 /** Parses an SVG string as a standalone XML file would be parsed; throws when it is not well-formed. */
 export function parseSvgFile(svg: string): Document {
-  const { window } = new JSDOM("");
-  const doc = new window.DOMParser().parseFromString(svg, "image/svg+xml");
+  parser ??= new new JSDOM("").window.DOMParser();
+  const doc = parser.parseFromString(svg, "image/svg+xml");
   const error = doc.getElementsByTagName("parsererror")[0];
   if (error) throw new Error(`not well-formed XML: ${error.textContent?.slice(0, 200)}`);
   return doc as unknown as Document;

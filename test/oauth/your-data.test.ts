@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { getStorage } from "firebase-admin/storage";
-import type { CollectionReference, Firestore } from "firebase-admin/firestore";
 import { adminAuth, adminDb, createUser, emailFor, functionUrl, PROJECT, type TestUser } from "../support/emulators.js";
 import { callTool, connect } from "../support/mcp.js";
 import { oauthUrl, pairDevice, signInCookie, signInOnPage, TEST_PASSWORD } from "../support/devices.js";
@@ -18,24 +17,45 @@ let aliceAccess = "";
 let deviceId = "";
 const bucket = () => getStorage().bucket(`${PROJECT}.appspot.com`);
 
-/** Every document path in the database whose path or data names `uid`. */
-async function traces(db: Firestore, uid: string): Promise<string[]> {
-  const found: string[] = [];
-  // Every document of every collection, at every depth (the shared emulator holds every earlier
-  // file's data too: a collection is read in one query, and documents' subcollections in parallel).
-  const walk = async (cols: CollectionReference[]): Promise<void> => {
-    for (const col of cols) {
-      const [refs, snap] = await Promise.all([col.listDocuments(), col.get()]);
-      const data = new Map(snap.docs.map((d) => [d.id, JSON.stringify(d.data())]));
-      for (const ref of refs) if (ref.path.includes(uid) || data.get(ref.id)?.includes(uid)) found.push(ref.path);
-      for (let i = 0; i < refs.length; i += 50) {
-        const subs = await Promise.all(refs.slice(i, i + 50).map((r) => r.listCollections()));
-        await walk(subs.flat());
-      }
+// Pages of documents bounded in size (a knowledge chunk carries its embedding): one response for
+// all of them could outgrow a string.
+const PAGE = 2000;
+
+/** Every document path in the database whose path or data names one of `ids`, per id. */
+async function traces(...ids: string[]): Promise<string[][]> {
+  // Every document of every collection, at every depth: a query of all descendants of the
+  // database's root with no collection named (what recursiveDelete uses below a document), read in
+  // pages in path order. The shared emulator holds every earlier file's data too.
+  const found: string[][] = ids.map(() => []);
+  let seenBob = false;
+  let after: string | undefined;
+  for (;;) {
+    const res = await fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/v1/projects/${PROJECT}/databases/(default)/documents:runQuery`, {
+      method: "POST",
+      headers: { authorization: "Bearer owner", "content-type": "application/json" },
+      body: JSON.stringify({
+        structuredQuery: {
+          from: [{ allDescendants: true }],
+          orderBy: [{ field: { fieldPath: "__name__" }, direction: "ASCENDING" }],
+          limit: PAGE,
+          ...(after ? { startAt: { values: [{ referenceValue: after }], before: false } } : {}),
+        },
+      }),
+    });
+    expect(res.status).toBe(200);
+    const page = ((await res.json()) as { document?: { name: string; fields?: unknown } }[]).flatMap((r) => (r.document ? [r.document] : []));
+    for (const doc of page) {
+      const path = doc.name.replace(/^projects\/[^/]+\/databases\/[^/]+\/documents\//, "");
+      const data = JSON.stringify(doc.fields ?? {});
+      seenBob ||= data.includes(bob.uid);
+      ids.forEach((id, i) => (path.includes(id) || data.includes(id)) && found[i]!.push(path));
     }
-  };
-  await walk(await db.listCollections());
-  return found.sort();
+    if (page.length < PAGE) break;
+    after = page.at(-1)!.name;
+  }
+  // The query reached the data too: what this file wrote for bob is among it.
+  expect(seenBob).toBe(true);
+  return found.map((paths) => paths.sort());
 }
 
 beforeAll(async () => {
@@ -112,8 +132,9 @@ test("delete everything: a wrong password deletes nothing; the right one leaves 
   expect(await page.$eval("[role=status]", (e) => e.textContent)).toContain("and your sign-in account");
 
   // Nothing of alice's is left in any collection or under her bucket prefix, but DermalVision's.
-  expect(await traces(adminDb(), alice.uid)).toEqual([`users/${alice.uid}`, `users/${alice.uid}/sessions/d1`]);
-  expect(await traces(adminDb(), deviceId)).toEqual([]);
+  const [ofAlice, ofDevice] = await traces(alice.uid, deviceId);
+  expect(ofAlice).toEqual([`users/${alice.uid}`, `users/${alice.uid}/sessions/d1`]);
+  expect(ofDevice).toEqual([]);
   expect((await bucket().getFiles({ prefix: `users/${alice.uid}/` }))[0]).toEqual([]);
   await expect(adminAuth().getUser(alice.uid)).rejects.toThrow(/no user record/i);
   await expect(adminAuth().getUser(`device_${deviceId}`)).rejects.toThrow(/no user record/i);
@@ -126,5 +147,5 @@ test("delete everything: a wrong password deletes nothing; the right one leaves 
   const b = await connect("knowledge", { token: bob.token });
   expect((await callTool(b, "search_semantic", { query: "bees", mode: "lexical" })).structuredContent).toMatchObject({ result_count: 1 });
   await b.close();
-  // Erasing walks every collection of the shared emulator, which holds every earlier file's data.
+  // The scan reads every document of the shared emulator, which holds every earlier file's data.
 }, 240_000);

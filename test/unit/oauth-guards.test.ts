@@ -1,8 +1,11 @@
 // Two guards run in-process as production runs them (outside the emulator, where these rules differ
 // or cannot be provoked): cookie-bearing pages refuse localhost origins unless ALLOWED_ORIGINS lists
 // them, and the rate limiter refuses (503 + Retry-After) when Firestore cannot be reached.
+// The limiter runs inside a request's deadline, as it always does in production: outside one only
+// the client library's own retries (tens of seconds) would end the call.
 import { afterEach, expect, test } from "vitest";
 import { originAllowed } from "../../functions/src/http/origin.js";
+import type { Logger } from "../../functions/src/core/log.js";
 
 const saved = { emulator: process.env.FUNCTIONS_EMULATOR, allowed: process.env.ALLOWED_ORIGINS, firestore: process.env.FIRESTORE_EMULATOR_HOST };
 afterEach(() => {
@@ -35,8 +38,10 @@ test("a rate limit whose store cannot be reached refuses with 503 and Retry-Afte
   // Nothing listens on port 9 (discard): every Firestore call of this process fails.
   process.env.FIRESTORE_EMULATOR_HOST = "127.0.0.1:9";
   const { limited } = await import("../../functions/src/domains/oauth/limits.js");
+  const { withRequestDeadline } = await import("../../functions/src/platform/deadline.js");
+  const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
   const req = { clientIp: "192.0.2.1", headers: {}, query: {}, body: undefined, rawBody: Buffer.alloc(0), baseUrl: "http://x" } as never;
-  const outcome = await limited(req, { bucket: "guards-test", limit: 5, windowSeconds: 60 }).then(
+  const outcome = await withRequestDeadline({ timeoutSeconds: 5, log: quiet }, () => limited(req, { bucket: "guards-test", limit: 5, windowSeconds: 60 })).then(
     (wait) => ({ allowed: wait === undefined }),
     (err: { kind?: string; status?: number; extra?: { retryAfterSeconds?: number }; message: string }) => err,
   );
