@@ -9,7 +9,7 @@ import { usableDocumentId } from "../../mcp/validation.js";
 import { embedder as processEmbedder, type Embedder } from "../../platform/embeddings.js";
 import { firestore } from "../../platform/firebase.js";
 import type { KnowledgeBackend, KnowledgeReads } from "./backend.js";
-import { chunksOf, importDocument, type DocumentResult } from "./ingest/import.js";
+import { chunkFields, chunksOf, importDocument, type DocumentResult } from "./ingest/import.js";
 import type { ParsedDocument } from "./ingest/parse.js";
 import { removeDocument, type RemovedDocument } from "./ingest/remove.js";
 import { chunkTerms } from "./lexical.js";
@@ -167,12 +167,7 @@ export function memoryKnowledge(embedder?: Embedder): MemoryKnowledge {
         parent_doc_id: parentId,
         chunk_index: 0,
         total_chunks: 0,
-        title: doc.title,
-        author: doc.author,
-        source: doc.source,
-        category: doc.category,
-        tags: c.tags,
-        content: c.content,
+        ...chunkFields(doc, c),
         embedding_model: e.model,
         embedding: vectors[i]!,
         created_at: (c.createdAt ?? doc.createdAt)?.toISOString() ?? firstSeen,

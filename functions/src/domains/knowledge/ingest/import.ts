@@ -280,6 +280,9 @@ interface PlannedChunk {
 export const vectorCacheKey = (model: string, text: string): string => createHash("sha256").update(`${model}\u0000${text}`).digest("hex");
 
 /** The chunks a parsed document consists of, with content-derived ids (in order, duplicates dropped for highlights). */
+/** What a stored chunk says of its document and of itself: every store writes these fields so. */
+export const chunkFields = (doc: ParsedDocument, c: PlannedChunk) => ({ title: doc.title, author: doc.author, source: doc.source, category: doc.category, tags: c.tags, content: c.content });
+
 export function chunksOf(doc: ParsedDocument, parentId: string, model: string): PlannedChunk[] {
   const out: PlannedChunk[] = [];
   const seen = new Map<string, number>();
@@ -369,12 +372,7 @@ async function importParsed(doc: ParsedDocument, snapIn: DocumentSnapshot, opts:
         parent_doc_id: parentId,
         chunk_index: index.get(c.id)!,
         total_chunks: plan.live.length,
-        title: doc.title,
-        author: doc.author,
-        source: doc.source,
-        category: doc.category,
-        tags: c.tags,
-        content: c.content,
+        ...chunkFields(doc, c),
         embedding: FieldValue.vector(vectors[i + k]!),
         embedding_model: model,
         ...termsOf.get(c.id),
