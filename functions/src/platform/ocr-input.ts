@@ -3,7 +3,7 @@
 // dark themes and dark panels (light text on dark), text that touches the window's edge, and 11–13 px
 // UI fonts. So: grayscale; every region whose background is dark is inverted (the background is
 // estimated per tile, so a dark code panel on a light page turns light alone); the image is
-// upscaled (windows and small screens 1.75×, larger ones 1.25×: OCR_UPSCALE_SMALL / _LARGE); and a white border
+// upscaled (windows and small screens 1.75×, larger ones 1.5×: OCR_UPSCALE_SMALL / _LARGE); and a white border
 // is added. Boxes found on the prepared image map back with `toOriginal`.
 import { envNumber } from "../core/env.js";
 import { DECODE_LIMIT } from "../core/pixels.js";
@@ -12,8 +12,8 @@ import { DECODE_LIMIT } from "../core/pixels.js";
 const UPSCALE_MAX_WIDTH = envNumber("OCR_UPSCALE_MAX_WIDTH", 1600);
 /** Scale for windows and small screens (at 2× tesseract misread a terminal's first word at the window's edge). */
 const UPSCALE_SMALL = envNumber("OCR_UPSCALE_SMALL", 1.75, { min: 1 });
-/** Scale for images wider than that (OCR_UPSCALE_LARGE; 1 = as they are): 12 px UI text on a full-HD screen still reads, at two thirds of 1.5×'s pixels. */
-const UPSCALE_LARGE = envNumber("OCR_UPSCALE_LARGE", 1.25, { min: 1 });
+/** Scale for images wider than that (OCR_UPSCALE_LARGE; 1 = as they are): 12 px UI text and a terminal's small bitmap font on a full-HD screen read (at 1.25× the bitmap font's letters at a window's edge are lost). */
+const UPSCALE_LARGE = envNumber("OCR_UPSCALE_LARGE", 1.5, { min: 1 });
 /** White border added on every side, in prepared pixels. */
 const BORDER = 24;
 /** Side of the tiles the background is estimated on. */

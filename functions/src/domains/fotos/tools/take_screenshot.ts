@@ -18,10 +18,11 @@ export const takeScreenshot = tool(
       "mode: fullscreen (all monitors composited, default), monitor (monitor_index, 0 = first), window (the first window whose title contains window_title, case-insensitive). " +
       "delay_ms waits before capturing. Returns the image (downscaled to at most 1568 px for you) and its metadata; the full-resolution PNG stays at screenshots://{id}.",
     inputSchema: z.object({
-      mode: z.enum(CAPTURE_MODES).optional().describe("The capture mode (default: capture.defaultMode in settings://current, else fullscreen)"),
+      // The seed's defaults are advertised; a call that omits them gets the person's capture settings (which default to them).
+      mode: z.enum(CAPTURE_MODES).optional().meta({ default: "fullscreen" }).describe("The capture mode (default: capture.defaultMode in settings://current, else fullscreen)"),
       monitor_index: z.number().int().min(0).optional().describe("The monitor index (0-based), used when mode is monitor (default 0)"),
       window_title: z.string().max(200).optional().describe("A substring to match against window titles (case-insensitive), used when mode is window"),
-      delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).optional().describe("Delay in milliseconds before capture (default: capture.delayMs in settings://current, else 0)"),
+      delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).optional().meta({ default: 0 }).describe("Delay in milliseconds before capture (default: capture.delayMs in settings://current, else 0)"),
       redact_before_upload: z
         .boolean()
         .optional()
