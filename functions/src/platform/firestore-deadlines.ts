@@ -150,6 +150,28 @@ function cancelStreamsOnSignal(): void {
   }
 }
 
+/**
+ * A recursive delete gets a BulkWriter of its own: the SDK's default one is shared by every delete
+ * in the process, so a batch it sends for one delete would carry another bounded call's signal,
+ * which is aborted when that call ends (two parallel deletes: the second's writes were cancelled).
+ */
+function ownBulkWriter(): void {
+  const proto = Firestore.prototype as unknown as { recursiveDelete: Method & { ownWriter?: true }; bulkWriter(): { close(): Promise<void> } };
+  const original = proto.recursiveDelete;
+  if (original.ownWriter) return;
+  const wrapped = async function (this: Firestore, ref: unknown, writer?: unknown): Promise<unknown> {
+    if (writer) return original.call(this, ref, writer);
+    const own = (this as unknown as typeof proto).bulkWriter();
+    try {
+      return await original.call(this, ref, own);
+    } finally {
+      await own.close().catch(() => undefined);
+    }
+  };
+  (wrapped as { ownWriter?: true }).ownWriter = true;
+  proto.recursiveDelete = wrapped as Method & { ownWriter?: true };
+}
+
 let instrumented = false;
 
 /** Bounds every Firestore call made while a request is served (once per process). */
@@ -160,6 +182,7 @@ export function instrumentFirestore(db: Firestore): void {
   if (!endOnTheWire()) console.warn("firestore-deadlines: this Firestore SDK builds its call options elsewhere; a call past its deadline is abandoned, not cancelled");
   for (const name of ["getAll", "listCollections"]) bound(Firestore.prototype, name, "none");
   bound(Firestore.prototype, "runTransaction", "unknown");
+  ownBulkWriter();
   bound(Firestore.prototype, "recursiveDelete", "idempotent");
   for (const name of ["get", "listCollections"]) bound(DocumentReference.prototype, name, "none");
   // A set without merge replaces the document: the same result however often; a second create
