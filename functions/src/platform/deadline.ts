@@ -65,6 +65,13 @@ export const DEPENDENCY_RETRY_AFTER_SECONDS = envNumber("DEPENDENCY_RETRY_AFTER_
 /** Kept back from the request's own timeout, so the answer goes out before the platform cuts it. */
 const ANSWER_MARGIN_MS = 1_000;
 const MIN_CALL_MS = 250;
+/**
+ * A streamed answer's first part is awaited until this long after the request arrived (and at
+ * least MIN_FIRST_PART_MS), so a model that never answers is told to the caller within about
+ * 10 s of the call even when the request did other work first (settings, quotas, the image).
+ */
+const ANSWER_WITHIN_MS = envNumber("DEADLINE_ANSWER_WITHIN_MS", 10_000, { min: 1 });
+const MIN_FIRST_PART_MS = 4_000;
 
 /** A dependency missed its deadline (or is known to be timing out): 503 with Retry-After. */
 export class DependencyUnavailable extends ToolError {
@@ -116,6 +123,8 @@ export function sentence(b: Budget, how: Missed | "timing out", ms: number, writ
 export interface DeadlineScope {
   /** Epoch ms by which the request must be answered. */
   deadlineAt: number;
+  /** Epoch ms the request arrived (a streamed answer's first part is awaited within ANSWER_WITHIN_MS of it). */
+  startedAt?: number;
   signal?: AbortSignal | undefined;
   log: Logger;
   /** Inside a bounded call already: nested SDK calls are covered by it. */
@@ -134,7 +143,7 @@ const scopes = new AsyncLocalStorage<DeadlineScope>();
 
 /** Runs a request's handler with its deadline (its function's timeout) and cancel signal. */
 export async function withRequestDeadline<T>(opts: { timeoutSeconds: number; signal?: AbortSignal; log: Logger }, serve: () => Promise<T>): Promise<T> {
-  const scope: DeadlineScope = { deadlineAt: Date.now() + opts.timeoutSeconds * 1000, signal: opts.signal, log: opts.log };
+  const scope: DeadlineScope = { deadlineAt: Date.now() + opts.timeoutSeconds * 1000, startedAt: Date.now(), signal: opts.signal, log: opts.log };
   try {
     return await scopes.run(scope, serve);
   } finally {
@@ -258,7 +267,8 @@ export async function callDependency<T>(b: Budget, call: (signal: AbortSignal, a
   let miss: (how: Missed, ms: number) => void = () => undefined;
   const ended = new Promise<never>((_, reject) => {
     miss = (how, after) => reject(new DependencyUnavailable(b.dependency, sentence(b, how, after, write)));
-    timer = setTimeout(() => miss("timed out", ms), ms);
+    const first = b.idle && scope.startedAt !== undefined ? Math.min(ms, Math.max(MIN_FIRST_PART_MS, scope.startedAt + ANSWER_WITHIN_MS - startedAt)) : ms;
+    timer = setTimeout(() => miss("timed out", first), first);
     if (scope.signal) {
       onCancel = () => reject(new RequestCancelled());
       if (scope.signal.aborted) onCancel();
