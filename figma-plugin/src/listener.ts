@@ -59,6 +59,10 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
         let live = false;
         unsubscribe = onSnapshot(
           query(collection(session, RELAY_COLLECTIONS.commands), where("state", "==", "pending")),
+          // With metadata changes: a command first seen while the stream was resuming (from the
+          // cache, skipped below) is handed over again when the server confirms it, a change of
+          // metadata only, which would otherwise raise no snapshot and leave the command unclaimed.
+          { includeMetadataChanges: true },
           (snap) => {
             if (snap.metadata.fromCache) return; // only the server's answer counts (a denied query answers from the cache first)
             if (!live) {
